@@ -1,0 +1,86 @@
+import { Type, type Static } from "@sinclair/typebox";
+
+const Url = (description: string) => Type.Optional(Type.String({ pattern: "^[a-z][a-z0-9+.-]*://", description }));
+const Port = (def: number) => Type.Integer({ minimum: 0, maximum: 65535, default: def });
+
+/** Which infrastructure to use. Unset means the embedded adapter. */
+export const InfraEnvSchema = Type.Object({
+  KAFKA_BROKERS: Type.Optional(Type.String({ pattern: "^[^,\\s]+(,[^,\\s]+)*$", description: "host:port[,host:port...]" })),
+  DATABASE_URL: Url("postgres://user:pass@host:5432/db"),
+  CLICKHOUSE_URL: Url("http://host:8123"),
+  CLICKHOUSE_USER: Type.Optional(Type.String()),
+  CLICKHOUSE_PASSWORD: Type.Optional(Type.String()),
+  CLICKHOUSE_DATABASE: Type.String({ default: "fleet", pattern: "^[A-Za-z_][A-Za-z0-9_]*$" }),
+  REDIS_URL: Url("redis://host:6379"),
+  DATA_DIR: Type.String({ default: "./data", minLength: 1 }),
+  LOG_LEVEL: Type.Union(["fatal", "error", "warn", "info", "debug", "trace", "silent"].map((l) => Type.Literal(l)), { default: "info" }),
+});
+export type InfraEnv = Static<typeof InfraEnvSchema>;
+
+export const IngestEnvSchema = Type.Composite([
+  InfraEnvSchema,
+  Type.Object({
+    HOST: Type.String({ default: "0.0.0.0" }),
+    PORT: Port(8081),
+    /** Producer batching: a send goes out at this many messages or after INGEST_LINGER_MS. */
+    INGEST_BATCH_MAX: Type.Integer({ minimum: 1, maximum: 100_000, default: 1000 }),
+    INGEST_LINGER_MS: Type.Integer({ minimum: 0, maximum: 1000, default: 2 }),
+    /** How long a request waits for the bus before it answers 503. */
+    INGEST_SEND_TIMEOUT_MS: Type.Integer({ minimum: 100, maximum: 60_000, default: 5000 }),
+  }),
+]);
+export type IngestEnv = Static<typeof IngestEnvSchema>;
+
+export const TrackerEnvSchema = Type.Composite([
+  InfraEnvSchema,
+  Type.Object({
+    /** History rows are flushed at this many rows or after TRACKER_FLUSH_MS. */
+    TRACKER_FLUSH_ROWS: Type.Integer({ minimum: 1, maximum: 1_000_000, default: 20_000 }),
+    TRACKER_FLUSH_MS: Type.Integer({ minimum: 1, maximum: 60_000, default: 1000 }),
+    TRACKER_PARTITIONS_CONCURRENTLY: Type.Integer({ minimum: 1, maximum: 256, default: 12 }),
+    /** How often the device cache picks up added, edited and removed devices. */
+    TRACKER_DEVICE_SYNC_MS: Type.Integer({ minimum: 100, maximum: 600_000, default: 2000 }),
+  }),
+]);
+export type TrackerEnv = Static<typeof TrackerEnvSchema>;
+
+export const RulesEnvSchema = InfraEnvSchema;
+export type RulesEnv = Static<typeof RulesEnvSchema>;
+
+export const ApiEnvSchema = Type.Composite([
+  InfraEnvSchema,
+  Type.Object({
+    HOST: Type.String({ default: "0.0.0.0" }),
+    PORT: Port(8080),
+    FLEET_ADMIN_EMAIL: Type.String({ default: "admin@fleet.local", pattern: "^[^@\\s]+@[^@\\s]+$" }),
+    FLEET_ADMIN_PASSWORD: Type.String({ default: "admin12345", minLength: 6 }),
+    /** Minutes without a new fix after which a device counts as offline. */
+    OFFLINE_AFTER_MINUTES: Type.Integer({ minimum: 1, default: 5 }),
+  }),
+]);
+export type ApiEnv = Static<typeof ApiEnvSchema>;
+
+/** All four apps in one process: the union of their settings, served on one port. */
+export const StandaloneEnvSchema = Type.Composite([IngestEnvSchema, TrackerEnvSchema, ApiEnvSchema, Type.Object({ PORT: Port(8080) })]);
+export type StandaloneEnv = Static<typeof StandaloneEnvSchema>;
+
+/** The history store settings in the shape `createHistory` takes. */
+export function historySettings(env: InfraEnv): { clickhouseUrl?: string; clickhouseUser?: string; clickhousePassword?: string; clickhouseDatabase: string; dataDir: string } {
+  return {
+    clickhouseUrl: env.CLICKHOUSE_URL,
+    clickhouseUser: env.CLICKHOUSE_USER,
+    clickhousePassword: env.CLICKHOUSE_PASSWORD,
+    clickhouseDatabase: env.CLICKHOUSE_DATABASE,
+    dataDir: env.DATA_DIR,
+  };
+}
+
+/** The tracker's tuning in the shape `startTracker` takes. */
+export function trackerSettings(env: TrackerEnv): { flushRows: number; flushMs: number; partitionsConcurrently: number; deviceSyncMs: number } {
+  return {
+    flushRows: env.TRACKER_FLUSH_ROWS,
+    flushMs: env.TRACKER_FLUSH_MS,
+    partitionsConcurrently: env.TRACKER_PARTITIONS_CONCURRENTLY,
+    deviceSyncMs: env.TRACKER_DEVICE_SYNC_MS,
+  };
+}

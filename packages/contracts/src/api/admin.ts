@@ -1,0 +1,47 @@
+import { Type, type Static } from "@sinclair/typebox";
+import { FormBoolean, StatusOk } from "./common.js";
+
+/** `POST /admin/client`, the vendor's create-client body (the fields this platform keeps). */
+export const AdminClientBodySchema = Type.Object({
+  email: Type.String({ minLength: 3, maxLength: 255, pattern: "^[^@\\s]+@[^@\\s]+\\.[^@\\s]+$" }),
+  password: Type.String({ minLength: 6, maxLength: 255 }),
+  password_confirmation: Type.String({ maxLength: 255 }),
+  group_id: Type.Optional(Type.Union([Type.Literal(1), Type.Literal(2)], { description: "1 administrator, 2 user" })),
+  active: Type.Optional(FormBoolean()),
+  devices_limit: Type.Optional(Type.Union([Type.Null(), Type.Integer({ minimum: 1, maximum: 1_000_000, description: "omit or null for no limit" })])),
+  expiration_date: Type.Optional(Type.Union([Type.Null(), Type.String({ format: "date-time" }), Type.String({ pattern: "^\\d{4}-\\d{2}-\\d{2}( \\d{2}:\\d{2}(:\\d{2})?)?$" })])),
+});
+export type AdminClientBody = Static<typeof AdminClientBodySchema>;
+
+export const AdminClientSchema = Type.Object({
+  id: Type.Integer(),
+  email: Type.String(),
+  active: Type.Integer(),
+  group_id: Type.Integer(),
+  devices_limit: Type.Union([Type.Null(), Type.Integer()]),
+  subscription_expiration: Type.String(),
+  loged_at: Type.Union([Type.Null(), Type.String()]),
+  created_at: Type.String(),
+  updated_at: Type.String(),
+});
+export type AdminClient = Static<typeof AdminClientSchema>;
+
+export const AdminClientResponseSchema = Type.Object({ status: StatusOk, item: AdminClientSchema });
+
+export const AdminClientsResponseSchema = Type.Object({
+  current_page: Type.Integer(),
+  data: Type.Array(AdminClientSchema),
+  from: Type.Union([Type.Null(), Type.Integer()]),
+  last_page: Type.Integer(),
+  next_page_url: Type.Union([Type.Null(), Type.String()]),
+  prev_page_url: Type.Union([Type.Null(), Type.String()]),
+  path: Type.String(),
+  per_page: Type.Integer(),
+  to: Type.Union([Type.Null(), Type.Integer()]),
+  total: Type.Integer(),
+});
+
+export const UnregisteredDevicesResponseSchema = Type.Object({
+  status: StatusOk,
+  items: Type.Array(Type.Object({ unique_id: Type.String(), protocol: Type.String(), count: Type.Integer(), first_seen: Type.String(), last_seen: Type.String() })),
+});

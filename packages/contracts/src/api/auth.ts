@@ -1,0 +1,21 @@
+import { Type, type Static } from "@sinclair/typebox";
+import { StatusFail, StatusOk } from "./common.js";
+
+export const LoginBodySchema = Type.Object({
+  email: Type.String({ minLength: 1, maxLength: 255 }),
+  password: Type.String({ minLength: 1, maxLength: 255 }),
+});
+export type LoginBody = Static<typeof LoginBodySchema>;
+
+export const LoginResponseSchema = Type.Object({ status: StatusOk, user_api_hash: Type.String() });
+export const WrongCredentialsSchema = Type.Object({ status: StatusFail, message: Type.String() });
+
+export const UserDataSchema = Type.Object({
+  email: Type.String(),
+  expiration_date: Type.Union([Type.Null(), Type.String()]),
+  days_left: Type.Union([Type.Null(), Type.Integer()]),
+  plan: Type.String(),
+  devices_limit: Type.Integer({ description: "0 means no limit" }),
+  group_id: Type.Integer({ description: "1 administrator, 2 user" }),
+});
+export type UserData = Static<typeof UserDataSchema>;

@@ -1,0 +1,6 @@
+export * from "./topics.js";
+export * from "./position.js";
+export * from "./live.js";
+export * from "./history.js";
+export * from "./failure.js";
+export * from "./api/index.js";

@@ -1,0 +1,27 @@
+import { Type, type Static } from "@sinclair/typebox";
+import { FixFields } from "./position.js";
+
+export const TailPointSchema = Type.Object({
+  id: Type.Integer(),
+  fixTime: Type.Integer(),
+  latitude: Type.Number(),
+  longitude: Type.Number(),
+});
+export type TailPoint = Static<typeof TailPointSchema>;
+
+/** How many recent points a device's live state keeps, oldest first. */
+export const TAIL_MAX = 30;
+
+/** What the live store holds per device: its newest fix and a short tail of recent points. */
+export const LiveStateSchema = Type.Object({
+  deviceId: Type.Integer(),
+  positionId: Type.Integer(),
+  ...FixFields,
+  speedKmh: Type.Number({ description: "km/h" }),
+  /** Epoch ms of the last fix at which the device was moving. */
+  movedAt: Type.Integer(),
+  /** Running GPS distance in km, summed by the tracker. */
+  odometerKm: Type.Number(),
+  tail: Type.Array(TailPointSchema),
+});
+export type LiveState = Static<typeof LiveStateSchema>;

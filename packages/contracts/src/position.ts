@@ -1,0 +1,63 @@
+import { Type, type Static } from "@sinclair/typebox";
+
+/** Attribute values after normalisation: keys are lower-case `[a-z0-9_-]`. */
+export const AttributeValueSchema = Type.Union([Type.String(), Type.Number(), Type.Boolean()]);
+export const AttributesSchema = Type.Record(Type.String(), AttributeValueSchema);
+export type Attributes = Static<typeof AttributesSchema>;
+
+/** Attribute keys the platform itself understands. */
+export const KnownAttributes = ["valid", "ignition", "motion", "rfid", "driveruniqueid", "odometer", "hours", "power", "battery", "sat", "alarm", "event", "fuel", "temp1"] as const;
+export type KnownAttribute = (typeof KnownAttributes)[number];
+
+/** An attribute the platform interprets, by its known key (so a typo is a type error). */
+export function knownAttribute(attributes: Attributes, key: KnownAttribute): Attributes[string] | undefined {
+  return attributes[key];
+}
+
+/** The fields every stage of a position carries, whatever else it adds. */
+export const FixFields = {
+  uniqueId: Type.String({ minLength: 1, maxLength: 64 }),
+  protocol: Type.String({ maxLength: 64 }),
+  latitude: Type.Number({ minimum: -90, maximum: 90 }),
+  longitude: Type.Number({ minimum: -180, maximum: 180 }),
+  altitude: Type.Number({ description: "metres" }),
+  course: Type.Number({ minimum: 0, maximum: 360, description: "degrees" }),
+  fixTime: Type.Integer({ description: "epoch milliseconds of the GPS fix" }),
+  serverTime: Type.Integer({ description: "epoch milliseconds when ingest accepted it" }),
+  attributes: AttributesSchema,
+};
+
+/** What the tracker adds to a fix once it knows the device. */
+export const TrackedFields = {
+  deviceId: Type.Integer(),
+  speedKmh: Type.Number({ description: "km/h" }),
+  distanceKm: Type.Number({ description: "km from the device's previous fix in time" }),
+};
+
+/**
+ * A position as ingest accepted it: message value of `positions.raw`, keyed by uniqueId.
+ * `id` is assigned by ingest and is the position's id for its whole life, so a replay
+ * of the same message writes the same history row.
+ */
+export const RawPositionSchema = Type.Object({
+  id: Type.Integer({ minimum: 1, description: "position id, unique, below 2^53" }),
+  ...FixFields,
+  speed: Type.Number({ minimum: 0, maximum: 869, description: "knots, as devices send it" }),
+});
+export type RawPosition = Static<typeof RawPositionSchema>;
+
+/**
+ * A position after the tracker resolved its device: message value of
+ * `positions.enriched`, keyed by uniqueId. Speed is km/h from here on.
+ */
+export const EnrichedPositionSchema = Type.Object({
+  id: Type.Integer(),
+  ...FixFields,
+  ...TrackedFields,
+  userIds: Type.Array(Type.Integer()),
+  /** False when the fix is older than the device's latest: history only, live state untouched. */
+  latest: Type.Boolean(),
+});
+export type EnrichedPosition = Static<typeof EnrichedPositionSchema>;
+
+export const KNOTS_TO_KMH = 1.852;

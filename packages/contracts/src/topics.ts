@@ -1,0 +1,14 @@
+/** Every bus topic in one place, so producers and consumers cannot drift apart. */
+export const Topics = {
+  positionsRaw: "positions.raw",
+  positionsEnriched: "positions.enriched",
+  commands: "commands",
+} as const;
+
+export type Topic = (typeof Topics)[keyof typeof Topics];
+
+/** Consumer groups, one per scalable app. */
+export const ConsumerGroups = {
+  tracker: "fleet-tracker",
+  rules: "fleet-rules",
+} as const;

@@ -1,0 +1,10 @@
+export * from "./schema/index.js";
+export * as schema from "./schema/index.js";
+export { openDb, migrationsFolder, type Db, type Tx, type DbConfig, type DbHandle } from "./client.js";
+export * from "./errors.js";
+export { hashPassword, verifyPassword } from "./password.js";
+export * from "./queries/users.js";
+export * from "./queries/devices.js";
+export * from "./queries/unregistered.js";
+export * from "./queries/device-groups.js";
+export * from "./validators.js";

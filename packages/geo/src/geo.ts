@@ -1,0 +1,61 @@
+export interface LatLng {
+  lat: number;
+  lng: number;
+}
+
+const EARTH_RADIUS_KM = 6371.0088;
+const rad = (deg: number) => (deg * Math.PI) / 180;
+
+/** Great-circle distance in km (haversine; good to ~0.5% which GPS noise dwarfs). */
+export function distanceKm(a: LatLng, b: LatLng): number {
+  const dLat = rad(b.lat - a.lat);
+  const dLng = rad(b.lng - a.lng);
+  const h = Math.sin(dLat / 2) ** 2 + Math.cos(rad(a.lat)) * Math.cos(rad(b.lat)) * Math.sin(dLng / 2) ** 2;
+  return 2 * EARTH_RADIUS_KM * Math.asin(Math.min(1, Math.sqrt(h)));
+}
+
+/** Inside or on the edge of a circle of `radiusMeters` around `center`. */
+export function inCircle(p: LatLng, center: LatLng, radiusMeters: number): boolean {
+  return distanceKm(p, center) * 1000 <= radiusMeters;
+}
+
+/**
+ * Ray casting on lat/lng as a plane, which is what every fleet product does for
+ * geofences of city scale. The ring may be closed (first = last) or open.
+ */
+export function inPolygon(p: LatLng, ring: readonly LatLng[]): boolean {
+  let inside = false;
+  for (let i = 0, j = ring.length - 1; i < ring.length; j = i++) {
+    const a = ring[i]!;
+    const b = ring[j]!;
+    if (a.lng > p.lng !== b.lng > p.lng && p.lat < ((b.lat - a.lat) * (p.lng - a.lng)) / (b.lng - a.lng) + a.lat) {
+      inside = !inside;
+    }
+  }
+  return inside;
+}
+
+function orientation(a: LatLng, b: LatLng, c: LatLng): number {
+  const v = (b.lng - a.lng) * (c.lat - b.lat) - (b.lat - a.lat) * (c.lng - b.lng);
+  return Math.sign(v);
+}
+
+function segmentsCross(p1: LatLng, p2: LatLng, q1: LatLng, q2: LatLng): boolean {
+  const o1 = orientation(p1, p2, q1);
+  const o2 = orientation(p1, p2, q2);
+  const o3 = orientation(q1, q2, p1);
+  const o4 = orientation(q1, q2, p2);
+  return o1 !== o2 && o3 !== o4 && o1 !== 0 && o2 !== 0 && o3 !== 0 && o4 !== 0;
+}
+
+/** True when two non-adjacent edges of a closed ring cross each other. */
+export function selfIntersects(closedRing: readonly LatLng[]): boolean {
+  const n = closedRing.length - 1; // edges
+  for (let i = 0; i < n; i++) {
+    for (let j = i + 2; j < n; j++) {
+      if (i === 0 && j === n - 1) continue; // first and last edges share a vertex
+      if (segmentsCross(closedRing[i]!, closedRing[i + 1]!, closedRing[j]!, closedRing[j + 1]!)) return true;
+    }
+  }
+  return false;
+}

@@ -1,0 +1,32 @@
+/** Values for `{name:Type}` placeholders, bound by the engine (never spliced into SQL). */
+export type QueryParams = Record<string, string | number | boolean | readonly number[]>;
+
+/**
+ * What the history store needs from an engine: the narrow surface both chDB's
+ * Session and @clickhouse/client provide. SQL is shared; only transport differs.
+ */
+export interface HistoryDriver {
+  readonly kind: "clickhouse" | "chdb";
+  /** Runs a statement that returns no rows (DDL, DELETE). */
+  command(sql: string, params?: QueryParams): Promise<void>;
+  /** Runs a SELECT and returns its JSONEachRow rows, parsed. */
+  select<T>(sql: string, params?: QueryParams): Promise<T[]>;
+  /**
+   * One INSERT ... FORMAT JSONCompactEachRow for the whole batch: each row an array of
+   * values in `columns` order (no key names to write and parse per row).
+   */
+  insertRows(table: string, columns: readonly [string, ...string[]], rows: readonly (readonly unknown[])[]): Promise<void>;
+  close(): Promise<void>;
+}
+
+const IDENTIFIER = /^[A-Za-z_][A-Za-z0-9_]*$/;
+
+/**
+ * The database name is configuration, not user input, and identifiers cannot be
+ * bound parameters on every server version, so it is checked here and then used
+ * verbatim to qualify table names.
+ */
+export function checkDatabaseName(name: string): string {
+  if (!IDENTIFIER.test(name)) throw new Error(`invalid ClickHouse database name ${JSON.stringify(name)}: use [A-Za-z_][A-Za-z0-9_]*`);
+  return name;
+}

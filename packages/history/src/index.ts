@@ -1,0 +1,5 @@
+export * from "./port.js";
+export { createChdbHistory, type ChdbHistoryOptions } from "./chdb.js";
+export { createClickHouseHistory, clickHouseHistoryOverClient, type ClickHouseHistoryOptions } from "./clickhouse.js";
+export { createHistory, type HistoryConfig } from "./create.js";
+export { migrations, type Migration } from "./migrations.js";

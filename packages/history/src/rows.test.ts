@@ -1,0 +1,59 @@
+import { describe, expect, it } from "vitest";
+import { dateTime64Formatter, fromSelectRecord, toInsertTuples, toSafeNumber } from "./rows.js";
+
+describe("row mapping", () => {
+  it("formats epoch ms exactly as toISOString does, before and after 1970", () => {
+    const format = dateTime64Formatter();
+    const samples = [0, -1, 999, 1000, 59_999, 60_000, Date.UTC(2024, 1, 29, 23, 59, 59, 999), Date.UTC(1969, 11, 31, 23, 59, 0, 5)];
+    for (let i = 0; i < 5000; i++) samples.push(Math.floor((Math.random() * 1.4 - 0.4) * 4e12));
+    for (const ms of samples) {
+      expect(format(ms)).toBe(new Date(ms).toISOString().slice(0, 23).replace("T", " "));
+    }
+  });
+
+  it("refuses times that are not integer ms", () => {
+    expect(() => toInsertTuples([{ ...base(), fixTime: 1.5 }])).toThrow(RangeError);
+  });
+
+  it("reads 64-bit integers quoted (a server's JSON) or bare (chDB's)", () => {
+    expect(toSafeNumber("9007199254740991")).toBe(9007199254740991);
+    expect(toSafeNumber(42)).toBe(42);
+    expect(() => toSafeNumber("9007199254740993")).toThrow(RangeError);
+    const row = fromSelectRecord({
+      id: "5",
+      device_id: "6",
+      unique_id: "u",
+      protocol: "p",
+      fix_time_ms: "1700000000123",
+      server_time_ms: "1700000000456",
+      latitude: 1,
+      longitude: 2,
+      altitude: 3,
+      course: 4,
+      speed: 5,
+      distance: 6,
+      valid: 1,
+      attributes: '{"a":1}',
+    });
+    expect(row).toMatchObject({ id: 5, deviceId: 6, fixTime: 1700000000123, serverTime: 1700000000456, valid: true, attributes: { a: 1 } });
+  });
+});
+
+function base() {
+  return {
+    id: 1,
+    deviceId: 1,
+    uniqueId: "u",
+    protocol: "p",
+    latitude: 0,
+    longitude: 0,
+    altitude: 0,
+    course: 0,
+    speedKmh: 0,
+    distanceKm: 0,
+    fixTime: 0,
+    serverTime: 0,
+    valid: true,
+    attributes: {},
+  };
+}

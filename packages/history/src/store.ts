@@ -1,0 +1,143 @@
+import type { HistoryRow } from "@fleet/contracts";
+import type { HistoryDriver, QueryParams } from "./driver.js";
+import { migrations as allMigrations, type Migration } from "./migrations.js";
+import type { HistoryQuery, HistoryStore } from "./port.js";
+import { fromSelectRecord, POSITION_COLUMNS, SELECT_POSITION_COLUMNS, toInsertTuples, toSafeNumber, type PositionSelectRecord } from "./rows.js";
+
+/** Ids per DELETE statement: query parameters travel in the URL of an HTTP request. */
+const DELETE_CHUNK = 5000;
+
+function checkUint(name: string, v: number): number {
+  if (!Number.isSafeInteger(v) || v < 0) throw new RangeError(`${name} must be a non-negative integer, got ${v}`);
+  return v;
+}
+
+function checkEpochMs(name: string, v: number): number {
+  if (!Number.isSafeInteger(v)) throw new RangeError(`${name} must be an integer epoch-ms, got ${v}`);
+  return v;
+}
+
+/** `WHERE` clause and bound values for the optional device and inclusive time range. */
+function positionFilter(f: { deviceId?: number; fromMs?: number; toMs?: number }): { where: string; params: QueryParams } {
+  const conds: string[] = [];
+  const params: QueryParams = {};
+  if (f.deviceId !== undefined) {
+    conds.push("device_id = {deviceId:UInt64}");
+    params.deviceId = checkUint("deviceId", f.deviceId);
+  }
+  if (f.fromMs !== undefined) {
+    conds.push("fix_time >= fromUnixTimestamp64Milli({fromMs:Int64}, 'UTC')");
+    params.fromMs = checkEpochMs("fromMs", f.fromMs);
+  }
+  if (f.toMs !== undefined) {
+    conds.push("fix_time <= fromUnixTimestamp64Milli({toMs:Int64}, 'UTC')");
+    params.toMs = checkEpochMs("toMs", f.toMs);
+  }
+  return { where: conds.length > 0 ? `WHERE ${conds.join(" AND ")}` : "", params };
+}
+
+/** Creates the database and the bookkeeping table; both idempotent. */
+async function ensureSchemaMigrations(driver: HistoryDriver, db: string): Promise<void> {
+  await driver.command(`CREATE DATABASE IF NOT EXISTS ${db}`);
+  // ReplacingMergeTree so that two instances migrating at once leave one row per version.
+  await driver.command(`CREATE TABLE IF NOT EXISTS ${db}.schema_migrations
+(
+    version    UInt32,
+    name       String,
+    applied_at DateTime64(3, 'UTC') DEFAULT now64(3)
+)
+ENGINE = ReplacingMergeTree
+ORDER BY version`);
+}
+
+async function appliedVersions(driver: HistoryDriver, db: string): Promise<Set<number>> {
+  const rows = await driver.select<{ version: number | string }>(`SELECT version FROM ${db}.schema_migrations FINAL`);
+  return new Set(rows.map((r) => Number(r.version)));
+}
+
+export async function runMigrations(driver: HistoryDriver, db: string, list: readonly Migration[] = allMigrations): Promise<void> {
+  await ensureSchemaMigrations(driver, db);
+  const applied = await appliedVersions(driver, db);
+  const pending = [...list].sort((a, b) => a.version - b.version).filter((m) => !applied.has(m.version));
+  for (const m of pending) {
+    await driver.command(m.sql(db));
+    await driver.insertRows(`${db}.schema_migrations`, ["version", "name"], [[m.version, m.name]]);
+  }
+}
+
+export async function insertPositions(driver: HistoryDriver, db: string, rows: readonly HistoryRow[]): Promise<void> {
+  if (rows.length === 0) return;
+  await driver.insertRows(`${db}.positions`, POSITION_COLUMNS, toInsertTuples(rows));
+}
+
+/** FINAL on every read: a replayed batch is stored twice until a merge, but read once. */
+export async function selectPositions(driver: HistoryDriver, db: string, q: HistoryQuery): Promise<HistoryRow[]> {
+  const { where, params } = positionFilter({ deviceId: q.deviceId, fromMs: q.fromMs, toMs: q.toMs });
+  let page = "";
+  if (q.limit !== undefined) {
+    page += " LIMIT {limit:UInt64}";
+    params.limit = checkUint("limit", q.limit);
+  }
+  if (q.offset !== undefined) {
+    page += " OFFSET {offset:UInt64}";
+    params.offset = checkUint("offset", q.offset);
+  }
+  const sql = `SELECT ${SELECT_POSITION_COLUMNS}
+FROM ${db}.positions FINAL
+${where}
+ORDER BY fix_time, id${page}`;
+  const records = await driver.select<PositionSelectRecord>(sql, params);
+  return records.map(fromSelectRecord);
+}
+
+export async function countPositions(driver: HistoryDriver, db: string, filter: { deviceId?: number; fromMs?: number; toMs?: number } = {}): Promise<number> {
+  const { where, params } = positionFilter(filter);
+  const rows = await driver.select<{ n: string | number }>(`SELECT count() AS n FROM ${db}.positions FINAL ${where}`, params);
+  return rows[0] ? toSafeNumber(rows[0].n) : 0;
+}
+
+export async function previousPosition(driver: HistoryDriver, db: string, deviceId: number, before: { fixTime: number; id: number }): Promise<HistoryRow | undefined> {
+  const sql = `SELECT ${SELECT_POSITION_COLUMNS}
+FROM ${db}.positions FINAL
+WHERE device_id = {deviceId:UInt64}
+  AND (fix_time < fromUnixTimestamp64Milli({t:Int64}, 'UTC') OR (fix_time = fromUnixTimestamp64Milli({t:Int64}, 'UTC') AND id < {id:UInt64}))
+ORDER BY fix_time DESC, id DESC
+LIMIT 1`;
+  const records = await driver.select<PositionSelectRecord>(sql, { deviceId: checkUint("deviceId", deviceId), t: checkEpochMs("fixTime", before.fixTime), id: checkUint("id", before.id) });
+  return records[0] ? fromSelectRecord(records[0]) : undefined;
+}
+
+/**
+ * Lightweight DELETE (a masked-row mutation, valid on ReplacingMergeTree). The
+ * sync setting makes the rows invisible before the call returns; it is the
+ * default, but read-after-delete depends on it, so it is stated.
+ */
+export async function deletePositions(driver: HistoryDriver, db: string, deviceIds: readonly number[], ids: readonly number[]): Promise<void> {
+  if (deviceIds.length === 0 || ids.length === 0) return;
+  // Every id is checked before the first statement, so bad input deletes nothing.
+  const devices = deviceIds.map((d) => checkUint("deviceId", d));
+  const checked = ids.map((id) => checkUint("id", id));
+  for (let i = 0; i < checked.length; i += DELETE_CHUNK) {
+    const chunk = checked.slice(i, i + DELETE_CHUNK);
+    await driver.command(
+      `DELETE FROM ${db}.positions
+WHERE device_id IN {deviceIds:Array(UInt64)} AND id IN {ids:Array(UInt64)}
+SETTINGS lightweight_deletes_sync = 2`,
+      { deviceIds: devices, ids: chunk },
+    );
+  }
+}
+
+/** The HistoryStore port over any driver; both adapters are this plus a transport. */
+export function historyStoreOver(driver: HistoryDriver, db: string): HistoryStore {
+  return {
+    kind: driver.kind,
+    migrate: () => runMigrations(driver, db),
+    insert: (rows) => insertPositions(driver, db, rows),
+    query: (q) => selectPositions(driver, db, q),
+    count: (filter) => countPositions(driver, db, filter),
+    previous: (deviceId, before) => previousPosition(driver, db, deviceId, before),
+    deletePositions: (deviceIds, ids) => deletePositions(driver, db, deviceIds, ids),
+    close: () => driver.close(),
+  };
+}

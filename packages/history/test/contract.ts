@@ -1,0 +1,188 @@
+import type { HistoryRow } from "@fleet/contracts";
+import { afterEach, beforeEach, describe, expect, it } from "vitest";
+import type { HistoryStore } from "../src/port.js";
+
+/**
+ * One isolated place for history (a temp directory, a fresh database). `open` makes
+ * a store over it and may be called again after `close` to test persistence.
+ */
+export interface HistoryHarness {
+  open(): HistoryStore;
+  cleanup(): Promise<void>;
+}
+
+const T0 = Date.UTC(2024, 0, 31, 23, 59, 58, 123);
+
+export function row(overrides: Partial<HistoryRow> & Pick<HistoryRow, "id">): HistoryRow {
+  return {
+    deviceId: 1,
+    uniqueId: "123456789012345",
+    protocol: "osmand",
+    latitude: 54.687157,
+    longitude: 25.279652,
+    altitude: 112.5,
+    course: 270,
+    speedKmh: 42.5,
+    distanceKm: 0.125,
+    fixTime: T0 + overrides.id * 1000,
+    serverTime: T0 + overrides.id * 1000 + 7,
+    valid: true,
+    attributes: {},
+    ...overrides,
+  };
+}
+
+/** Rows `first..first+n-1` of one device, a second apart. */
+function rows(deviceId: number, first: number, n: number): HistoryRow[] {
+  return Array.from({ length: n }, (_, i) => row({ id: first + i, deviceId, fixTime: T0 + i * 1000 }));
+}
+
+export function historyContract(name: string, makeHarness: () => Promise<HistoryHarness>): void {
+  describe(`history contract: ${name}`, () => {
+    let harness: HistoryHarness;
+    let store: HistoryStore;
+
+    beforeEach(async () => {
+      harness = await makeHarness();
+      store = harness.open();
+      await store.migrate();
+    });
+
+    afterEach(async () => {
+      await store.close();
+      await harness.cleanup();
+    });
+
+    it("migrates twice without error and without changing data", async () => {
+      await store.insert([row({ id: 1 })]);
+      await store.migrate();
+      expect(await store.count()).toBe(1);
+    });
+
+    it("round-trips every field exactly", async () => {
+      const original = row({
+        id: 9_007_199_254_740_000, // near 2^53: UInt64 survives the trip as a number
+        deviceId: 4_000_000_001,
+        uniqueId: "imei-Ω-\"quoted\"\\slash",
+        protocol: "teltonika",
+        latitude: -33.868820123,
+        longitude: -151.209295987,
+        altitude: -12.25,
+        course: 359.5,
+        speedKmh: 88.75,
+        distanceKm: 1.234567891,
+        fixTime: Date.UTC(2024, 1, 29, 12, 34, 56, 789),
+        serverTime: Date.UTC(2024, 1, 29, 12, 34, 57, 1),
+        valid: false,
+        attributes: { ignition: true, motion: false, sat: 7, power: 12.6, rfid: "00AB\n'x'", event: "" },
+      });
+      await store.insert([original]);
+      const got = await store.query({ deviceId: original.deviceId, fromMs: original.fixTime, toMs: original.fixTime });
+      expect(got).toEqual([original]);
+      expect(typeof got[0]!.id).toBe("number");
+      expect(got[0]!.valid).toBe(false);
+    });
+
+    it("orders by fixTime, then id, regardless of insert order", async () => {
+      const a = row({ id: 30, fixTime: T0 + 3000 });
+      const b = row({ id: 10, fixTime: T0 + 1000 });
+      const c = row({ id: 21, fixTime: T0 + 2000 });
+      const d = row({ id: 20, fixTime: T0 + 2000 });
+      await store.insert([a, b]);
+      await store.insert([c, d]);
+      const got = await store.query({ deviceId: 1, fromMs: T0, toMs: T0 + 10_000 });
+      expect(got.map((r) => r.id)).toEqual([10, 20, 21, 30]);
+    });
+
+    it("finds a device's previous row in time order, ties broken by id", async () => {
+      await store.insert([row({ id: 10, fixTime: T0 + 1000 }), row({ id: 20, fixTime: T0 + 2000 }), row({ id: 21, fixTime: T0 + 2000 }), row({ id: 99, deviceId: 2, fixTime: T0 + 1500 })]);
+      expect((await store.previous(1, { fixTime: T0 + 3000, id: 1 }))?.id).toBe(21);
+      expect((await store.previous(1, { fixTime: T0 + 2000, id: 21 }))?.id).toBe(20);
+      expect((await store.previous(1, { fixTime: T0 + 2000, id: 20 }))?.id).toBe(10);
+      expect(await store.previous(1, { fixTime: T0 + 1000, id: 10 })).toBeUndefined();
+      expect(await store.previous(3, { fixTime: T0 + 9000, id: 1 })).toBeUndefined();
+    });
+
+    it("filters by device and an inclusive time range, across a month boundary", async () => {
+      await store.insert([...rows(1, 1, 5), ...rows(2, 101, 5)]);
+      // T0 is two seconds before a month (and so a partition) boundary.
+      const got = await store.query({ deviceId: 1, fromMs: T0 + 1000, toMs: T0 + 3000 });
+      expect(got.map((r) => r.id)).toEqual([2, 3, 4]);
+      expect(await store.query({ deviceId: 3, fromMs: T0, toMs: T0 + 10_000 })).toEqual([]);
+      expect(await store.query({ deviceId: 1, fromMs: T0 + 3001, toMs: T0 + 3999 })).toEqual([]);
+    });
+
+    it("pages with limit and offset", async () => {
+      await store.insert(rows(1, 1, 10));
+      const q = { deviceId: 1, fromMs: T0, toMs: T0 + 60_000 };
+      expect((await store.query({ ...q, limit: 3 })).map((r) => r.id)).toEqual([1, 2, 3]);
+      expect((await store.query({ ...q, limit: 3, offset: 3 })).map((r) => r.id)).toEqual([4, 5, 6]);
+      expect((await store.query({ ...q, offset: 8 })).map((r) => r.id)).toEqual([9, 10]);
+      expect(await store.query({ ...q, limit: 5, offset: 10 })).toEqual([]);
+    });
+
+    it("counts with and without filters", async () => {
+      await store.insert([...rows(1, 1, 5), ...rows(2, 101, 3)]);
+      expect(await store.count()).toBe(8);
+      expect(await store.count({ deviceId: 2 })).toBe(3);
+      expect(await store.count({ fromMs: T0 + 1000 })).toBe(6);
+      expect(await store.count({ toMs: T0 + 1000 })).toBe(4);
+      expect(await store.count({ deviceId: 1, fromMs: T0 + 1000, toMs: T0 + 2000 })).toBe(2);
+      expect(await store.count({ deviceId: 9 })).toBe(0);
+    });
+
+    it("reads a replayed batch once (at-least-once delivery leaves history unchanged)", async () => {
+      const batch = [...rows(1, 1, 5), ...rows(2, 101, 5)];
+      await store.insert(batch);
+      const before = await store.query({ deviceId: 1, fromMs: T0, toMs: T0 + 60_000 });
+      await store.insert(batch);
+      await store.insert(batch.slice(2, 7));
+      expect(await store.count()).toBe(10);
+      expect(await store.count({ deviceId: 2 })).toBe(5);
+      expect(await store.query({ deviceId: 1, fromMs: T0, toMs: T0 + 60_000 })).toEqual(before);
+    });
+
+    it("deletes only the named ids of the named devices", async () => {
+      // Device 2 owns id 102; device 1 is named, but id 102 is not one of its rows.
+      await store.insert([...rows(1, 1, 5), ...rows(2, 101, 5), ...rows(3, 201, 2)]);
+      await store.deletePositions([1], [2, 4, 102]);
+      expect((await store.query({ deviceId: 1, fromMs: T0, toMs: T0 + 60_000 })).map((r) => r.id)).toEqual([1, 3, 5]);
+      expect(await store.count({ deviceId: 2 })).toBe(5);
+      await store.deletePositions([2, 3], [101, 202]);
+      expect((await store.query({ deviceId: 2, fromMs: T0, toMs: T0 + 60_000 })).map((r) => r.id)).toEqual([102, 103, 104, 105]);
+      expect((await store.query({ deviceId: 3, fromMs: T0, toMs: T0 + 60_000 })).map((r) => r.id)).toEqual([201]);
+      await store.deletePositions([], [1]);
+      await store.deletePositions([1], []);
+      expect(await store.count()).toBe(8);
+    });
+
+    it("rejects invalid ids without deleting anything", async () => {
+      await store.insert(rows(1, 1, 3));
+      await expect(store.deletePositions([1], [1, -2])).rejects.toThrow(RangeError);
+      expect(await store.count()).toBe(3);
+    });
+
+    it("keeps data across close and reopen", async () => {
+      const batch = rows(1, 1, 3);
+      await store.insert(batch);
+      await store.close();
+      store = harness.open();
+      await store.migrate();
+      expect(await store.query({ deviceId: 1, fromMs: T0, toMs: T0 + 60_000 })).toEqual(batch);
+    });
+
+    it("inserts an empty batch as a no-op", async () => {
+      await store.insert([]);
+      expect(await store.count()).toBe(0);
+    });
+
+    it("takes a 50k-row batch in one insert", async () => {
+      const big = Array.from({ length: 50_000 }, (_, i) =>
+        row({ id: i + 1, deviceId: (i % 50) + 1, fixTime: T0 + i * 100, attributes: { sat: i % 12, ignition: i % 2 === 0 } }),
+      );
+      await store.insert(big);
+      expect(await store.count()).toBe(50_000);
+      expect(await store.count({ deviceId: 7 })).toBe(1000);
+    });
+  });
+}

@@ -1,0 +1,11 @@
+import { createMemoryLive } from "./memory.js";
+import type { LiveStore } from "./port.js";
+import { createRedisLive } from "./redis.js";
+
+/**
+ * Redis when `redisUrl` (REDIS_URL) is set, else the in-memory store for the embedded
+ * setup, kept across restarts at `snapshotPath` when given.
+ */
+export function createLive(config: { redisUrl?: string; snapshotPath?: string }): LiveStore {
+  return config.redisUrl ? createRedisLive({ url: config.redisUrl }) : createMemoryLive({ snapshotPath: config.snapshotPath });
+}

@@ -1,0 +1,212 @@
+import { mkdtemp, rm, writeFile } from "node:fs/promises";
+import { tmpdir } from "node:os";
+import path from "node:path";
+import type { LiveState } from "@fleet/contracts";
+import { hasService, redisTest, sleep } from "@fleet/testkit";
+import { Redis } from "ioredis";
+import { afterEach, beforeEach, describe, expect, it } from "vitest";
+import { createLive, createMemoryLive, createRedisLive, type LiveStore } from "./index.js";
+
+interface Harness {
+  store: LiveStore;
+  cleanup(): Promise<void>;
+}
+
+
+function state(deviceId: number, overrides: Partial<LiveState> = {}): LiveState {
+  return {
+    deviceId,
+    positionId: deviceId * 1000 + 1,
+    uniqueId: `imei-${deviceId}`,
+    protocol: "osmand",
+    latitude: 54.6872,
+    longitude: 25.2797,
+    altitude: 112.5,
+    course: 271.3,
+    speedKmh: 48.2,
+    fixTime: 1_732_000_000_000,
+    serverTime: 1_732_000_000_250,
+    attributes: { ignition: true, sat: 9, driveruniqueid: "D-17", battery: 3.91 },
+    movedAt: 1_731_999_990_000,
+    odometerKm: 12_345.678,
+    tail: [
+      { id: deviceId * 1000, fixTime: 1_731_999_995_000, latitude: 54.687, longitude: 25.279 },
+      { id: deviceId * 1000 + 1, fixTime: 1_732_000_000_000, latitude: 54.6872, longitude: 25.2797 },
+    ],
+    ...overrides,
+  };
+}
+
+/** The behaviour every live adapter must share; `make` gives each test a fresh, empty store. */
+function liveContract(name: string, make: () => Promise<Harness>) {
+  describe(`live store contract: ${name}`, () => {
+    let h: Harness;
+    beforeEach(async () => {
+      h = await make();
+    });
+    afterEach(async () => {
+      await h.cleanup();
+    });
+
+    it("round-trips every field of a state", async () => {
+      const s = state(1);
+      await h.store.putStates([{ state: s, userIds: [10] }]);
+      const got = await h.store.getStates([1]);
+      expect(got.get(1)).toEqual(s);
+    });
+
+    it("omits unknown ids and accepts empty input", async () => {
+      await h.store.putStates([{ state: state(1), userIds: [] }]);
+      const got = await h.store.getStates([1, 2, 3]);
+      expect([...got.keys()]).toEqual([1]);
+      expect((await h.store.getStates([])).size).toBe(0);
+      await h.store.putStates([]);
+      await h.store.markChanged([]);
+      await h.store.deleteStates([]);
+    });
+
+    it("overwrites a device's state with the newer one", async () => {
+      await h.store.putStates([{ state: state(1), userIds: [10] }]);
+      await h.store.putStates([{ state: state(1, { positionId: 99, speedKmh: 0 }), userIds: [10] }]);
+      expect((await h.store.getStates([1])).get(1)).toMatchObject({ positionId: 99, speedKmh: 0 });
+    });
+
+    it("changedSince returns changes at or after since, not before", async () => {
+      await h.store.putStates([{ state: state(1), userIds: [10] }]);
+      // Stamps have ms resolution and a change in the same ms as `now` is (rightly)
+      // reported again; waiting makes "device 1 is older than now" certain.
+      await sleep(5);
+      const first = await h.store.changedSince(10, 0);
+      expect(first.deviceIds).toEqual([1]);
+
+      await h.store.putStates([{ state: state(2), userIds: [10] }]);
+      const second = await h.store.changedSince(10, first.now);
+      expect(second.deviceIds).toEqual([2]);
+      expect(second.now).toBeGreaterThanOrEqual(first.now);
+    });
+
+    it("keeps each user's index apart", async () => {
+      await h.store.putStates([
+        { state: state(1), userIds: [10] },
+        { state: state(2), userIds: [10, 20] },
+      ]);
+      expect((await h.store.changedSince(10, 0)).deviceIds.sort()).toEqual([1, 2]);
+      expect((await h.store.changedSince(20, 0)).deviceIds).toEqual([2]);
+      expect((await h.store.changedSince(30, 0)).deviceIds).toEqual([]);
+    });
+
+    it("markChanged indexes a device without writing a state", async () => {
+      await h.store.markChanged([{ deviceId: 5, userIds: [10] }]);
+      expect((await h.store.changedSince(10, 0)).deviceIds).toEqual([5]);
+      expect((await h.store.getStates([5])).size).toBe(0);
+    });
+
+    it("deleteStates removes only the named states", async () => {
+      await h.store.putStates([1, 2, 3].map((id) => ({ state: state(id), userIds: [10] })));
+      await h.store.deleteStates([2, 3, 404]);
+      expect([...(await h.store.getStates([1, 2, 3])).keys()]).toEqual([1]);
+    });
+
+    it("writes 1,000 entries in one putStates", async () => {
+      const ids = Array.from({ length: 1000 }, (_, i) => i + 1);
+      await h.store.putStates(ids.map((id) => ({ state: state(id), userIds: [10] })));
+      const got = await h.store.getStates(ids);
+      expect(got.size).toBe(1000);
+      expect(got.get(777)).toEqual(state(777));
+      expect((await h.store.changedSince(10, 0)).deviceIds.sort((a, b) => a - b)).toEqual(ids);
+    });
+
+    it("reports a clock close to this machine's (a sanity check, not a timing test)", async () => {
+      const { now } = await h.store.changedSince(10, 0);
+      expect(Math.abs(now - Date.now())).toBeLessThan(5_000);
+    });
+  });
+}
+
+liveContract("memory", async () => {
+  const store = createMemoryLive();
+  return { store, cleanup: () => store.close() };
+});
+
+// Skips when no Redis answers on the test URL (a developer machine without
+// infra/up.sh); global setup prints why, and in CI the run fails instead.
+describe.runIf(hasService("redis"))("redis", () => {
+  liveContract("redis", async () => {
+    const t = redisTest("live");
+    const store = createRedisLive({ url: t.url, keyPrefix: t.keyPrefix });
+    return {
+      store,
+      cleanup: async () => {
+        await store.close();
+        await t.cleanup();
+      },
+    };
+  });
+
+  describe("redis layout", () => {
+    let t: ReturnType<typeof redisTest>;
+    let raw: Redis;
+    let store: LiveStore;
+    beforeEach(() => {
+      t = redisTest("live");
+      raw = new Redis(t.url);
+      store = createRedisLive({ url: t.url, keyPrefix: t.keyPrefix });
+    });
+    afterEach(async () => {
+      await store.close();
+      await raw.quit();
+      await t.cleanup();
+    });
+
+    it("applies keyPrefix to the keys the scripts write", async () => {
+      await store.putStates([{ state: state(1), userIds: [10] }]);
+      expect(await raw.exists(`${t.keyPrefix}live:dev:1`)).toBe(1);
+      expect(await raw.zscore(`${t.keyPrefix}live:chg:10`, "1")).not.toBeNull();
+    });
+
+    it("trims index entries older than 24 h on write", async () => {
+      const key = `${t.keyPrefix}live:chg:10`;
+      await raw.zadd(key, Date.now() - 25 * 3600_000, "7");
+      await store.markChanged([{ deviceId: 8, userIds: [10] }]);
+      expect(await raw.zrange(key, 0, -1)).toEqual(["8"]);
+      expect(await raw.pttl(key)).toBeGreaterThan(0);
+    });
+  });
+});
+
+describe("createLive", () => {
+  it("picks memory without a Redis URL", async () => {
+    const store = createLive({});
+    expect(store.kind).toBe("memory");
+    await store.close();
+  });
+});
+
+describe("memory store snapshot", () => {
+  it("keeps states across close and reopen at the same path", async () => {
+    const dir = await mkdtemp(path.join(tmpdir(), "live-"));
+    const snapshotPath = path.join(dir, "live.json");
+    try {
+      const first = createMemoryLive({ snapshotPath });
+      await first.putStates([{ state: state(5), userIds: [1] }]);
+      await first.close();
+      const second = createMemoryLive({ snapshotPath });
+      expect((await second.getStates([5])).get(5)).toEqual(state(5));
+      await second.close();
+    } finally {
+      await rm(dir, { recursive: true, force: true });
+    }
+  });
+
+  it("starts empty when the snapshot is missing or unreadable", async () => {
+    const dir = await mkdtemp(path.join(tmpdir(), "live-"));
+    try {
+      await writeFile(path.join(dir, "bad.json"), "{not json");
+      const store = createMemoryLive({ snapshotPath: path.join(dir, "bad.json") });
+      expect((await store.getStates([1])).size).toBe(0);
+      await store.close();
+    } finally {
+      await rm(dir, { recursive: true, force: true });
+    }
+  });
+});

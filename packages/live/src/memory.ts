@@ -1,0 +1,103 @@
+import { readFileSync, renameSync, writeFileSync } from "node:fs";
+import type { LiveState } from "@fleet/contracts";
+import { CHANGE_RETENTION_MS, type LiveStore } from "./port.js";
+
+export interface MemoryLiveOptions {
+  /**
+   * Where the embedded setup keeps the states across restarts: read at start, written
+   * every `snapshotEveryMs` while something changed, and at close. The change index is
+   * not kept: after a restart clients poll once without `time` anyway.
+   */
+  snapshotPath?: string;
+  snapshotEveryMs?: number;
+}
+
+function loadSnapshot(path: string): Map<number, string> {
+  try {
+    const entries = JSON.parse(readFileSync(path, "utf8")) as [number, string][];
+    return new Map(entries);
+  } catch {
+    return new Map();
+  }
+}
+
+/**
+ * In-process live store for the embedded (single-process) setup.
+ *
+ * States are kept as JSON text, exactly as Redis keeps them, so both adapters
+ * return fresh copies with the same serialisation quirks (callers can mutate what
+ * they get, and `undefined` or NaN behave the same on either).
+ */
+export function createMemoryLive(options: MemoryLiveOptions = {}): LiveStore {
+  const { snapshotPath } = options;
+  const states = snapshotPath ? loadSnapshot(snapshotPath) : new Map<number, string>();
+  let dirty = false;
+  const save = () => {
+    if (!snapshotPath || !dirty) return;
+    dirty = false;
+    // Write then rename, so a crash mid-write leaves the previous snapshot whole.
+    writeFileSync(`${snapshotPath}.tmp`, JSON.stringify([...states]));
+    renameSync(`${snapshotPath}.tmp`, snapshotPath);
+  };
+  const timer = snapshotPath ? setInterval(save, options.snapshotEveryMs ?? 10_000) : undefined;
+  timer?.unref();
+  // userId -> (deviceId -> change time ms). Bounded by the user's device count.
+  const changes = new Map<number, Map<number, number>>();
+  let last = 0;
+
+  // Date.now(), but never backwards (an NTP step must not hide a change from a
+  // reader whose `since` came from an earlier, later-looking clock reading).
+  const clock = () => (last = Math.max(last, Date.now()));
+
+  function mark(deviceId: number, userIds: readonly number[], at: number) {
+    for (const userId of userIds) {
+      let index = changes.get(userId);
+      if (!index) changes.set(userId, (index = new Map()));
+      index.set(deviceId, at);
+    }
+  }
+
+  return {
+    kind: "memory",
+    async getStates(deviceIds) {
+      const out = new Map<number, LiveState>();
+      for (const id of deviceIds) {
+        const json = states.get(id);
+        if (json !== undefined) out.set(id, JSON.parse(json) as LiveState);
+      }
+      return out;
+    },
+    async putStates(entries) {
+      const now = clock();
+      for (const { state, userIds } of entries) {
+        states.set(state.deviceId, JSON.stringify(state));
+        dirty = true;
+        mark(state.deviceId, userIds, now);
+      }
+    },
+    async markChanged(entries) {
+      const now = clock();
+      for (const { deviceId, userIds } of entries) mark(deviceId, userIds, now);
+    },
+    async changedSince(userId, sinceMs) {
+      const now = clock();
+      const deviceIds: number[] = [];
+      const index = changes.get(userId);
+      for (const [deviceId, at] of index ?? []) {
+        // Trim here rather than on write: this loop visits every entry anyway.
+        if (at < now - CHANGE_RETENTION_MS) index?.delete(deviceId);
+        else if (at >= sinceMs) deviceIds.push(deviceId);
+      }
+      return { deviceIds, now };
+    },
+    async deleteStates(deviceIds) {
+      // Index entries stay, as in Redis; readers skip ids without a state.
+      for (const id of deviceIds) states.delete(id);
+      dirty = true;
+    },
+    async close() {
+      clearInterval(timer);
+      save();
+    },
+  };
+}

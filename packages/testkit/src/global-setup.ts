@@ -1,0 +1,21 @@
+import type { TestProject } from "vitest/node";
+import { probeServices, serviceUrls } from "./services.js";
+
+/**
+ * Probes the real services once per run. In CI a missing Kafka, Postgres or Redis
+ * fails the run; on a developer machine without them the integration tests skip
+ * with the reason printed here (ClickHouse server is optional everywhere: chDB
+ * stands in for it).
+ */
+export default async function setup(project: TestProject): Promise<void> {
+  const services = await probeServices();
+  const missing = (["kafka", "postgres", "redis"] as const).filter((s) => !services[s]);
+  if (missing.length > 0) {
+    const where = missing.map((s) => `${s} (${serviceUrls[s]})`).join(", ");
+    if (process.env.CI === "true") {
+      throw new Error(`CI needs every service, but these do not answer: ${where}. Start them with infra/up.sh.`);
+    }
+    console.warn(`\n[testkit] not reachable: ${where}; integration tests that need them are skipped. Run infra/up.sh to include them.\n`);
+  }
+  project.provide("services", services);
+}
