@@ -1,0 +1,33 @@
+import type { FastifyPluginAsync } from "fastify";
+import type { TypeBoxTypeProvider } from "@fastify/type-provider-typebox";
+import bodyParsers from "./plugins/external/body-parsers.js";
+import openapi from "./plugins/external/openapi.js";
+import auth from "./plugins/app/auth.js";
+import errors from "./plugins/app/errors.js";
+import services, { type Services } from "./plugins/app/services.js";
+import { loginRoutes, userRoutes } from "./routes/auth.js";
+import { adminRoutes } from "./routes/admin.js";
+import { deviceRoutes } from "./routes/devices.js";
+
+export type ApiAppOptions = Services;
+
+/**
+ * The API app as a plugin, mounted under /api by its server and by the all-in-one
+ * process. Plugins load in three layers: external, ours, then routes.
+ */
+export const apiApp: FastifyPluginAsync<ApiAppOptions> = async (root, opts) => {
+  const app = root.withTypeProvider<TypeBoxTypeProvider>();
+  await app.register(errors);
+  await app.register(bodyParsers);
+  await app.register(openapi, { version: opts.settings.version });
+  await app.register(services, opts);
+  await app.register(auth);
+
+  await app.register(loginRoutes);
+  await app.register(async (authed) => {
+    authed.addHook("preValidation", authed.authenticate);
+    await authed.register(userRoutes);
+    await authed.register(deviceRoutes);
+    await authed.register(adminRoutes);
+  });
+};

@@ -1,0 +1,4 @@
+export { apiApp, type ApiAppOptions } from "./app.js";
+export { ensureAdmin } from "./bootstrap.js";
+export { apiServerOptions } from "./fastify-options.js";
+export { API_VERSION } from "./version.js";

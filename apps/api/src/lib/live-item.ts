@@ -1,0 +1,126 @@
+import { formatDateTime, knownAttribute, type DeviceData, type KnownAttribute, type LiveDeviceItem, type LiveState } from "@fleet/contracts";
+import type { User, UserDeviceRecord } from "@fleet/db";
+
+const KM_PER_MILE = 1.609344;
+const FT_PER_M = 3.28084;
+
+const str = (v: unknown): string => (v === null || v === undefined ? "" : String(v));
+const fixed = (n: number, digits: number) => n.toFixed(digits);
+
+/** `0000-00-00`-style dates where the vendor's clients expect a string even when unset. */
+function dateOrZero(d: Date | null, timezoneId: number): string {
+  return d ? formatDateTime(d.getTime(), timezoneId) : "0000-00-00 00:00:00";
+}
+
+export function deviceData(d: UserDeviceRecord, user: User): DeviceData {
+  const tz = user.timezoneId;
+  return {
+    id: str(d.id),
+    user_id: d.userId,
+    traccar_device_id: str(d.id),
+    icon_id: str(d.iconId),
+    active: d.active && d.pivot.active ? "1" : "0",
+    deleted: d.deleted ? "1" : "0",
+    name: d.name,
+    imei: d.imei,
+    fuel_measurement_id: str(d.fuelMeasurementId),
+    fuel_quantity: fixed(d.fuelQuantity, 2),
+    fuel_price: fixed(d.fuelPrice, 2),
+    fuel_per_km: fixed(d.fuelPerKm, 2),
+    sim_number: d.simNumber,
+    device_model: d.deviceModel,
+    plate_number: d.plateNumber,
+    vin: d.vin,
+    registration_number: d.registrationNumber,
+    object_owner: d.objectOwner,
+    expiration_date: d.expirationDate ? formatDateTime(d.expirationDate.getTime(), tz).slice(0, 10) : "0000-00-00",
+    tail_color: d.tailColor,
+    tail_length: str(d.tailLength),
+    engine_hours: d.engineHours,
+    detect_engine: d.detectEngine,
+    min_moving_speed: str(d.minMovingSpeed),
+    min_fuel_fillings: str(d.minFuelFillings),
+    min_fuel_thefts: str(d.minFuelThefts),
+    snap_to_road: d.snapToRoad ? "1" : "0",
+    created_at: dateOrZero(d.createdAt, tz),
+    updated_at: dateOrZero(d.updatedAt, tz),
+    pivot: {
+      user_id: str(d.pivot.userId),
+      device_id: str(d.pivot.deviceId),
+      group_id: d.pivot.groupId === null ? null : str(d.pivot.groupId),
+      current_driver_id: d.pivot.currentDriverId === null ? null : str(d.pivot.currentDriverId),
+      active: d.pivot.active ? "1" : "0",
+      timezone_id: d.pivot.timezoneId === null ? null : str(d.pivot.timezoneId),
+    },
+    group_id: d.pivot.groupId === null ? null : str(d.pivot.groupId),
+    current_driver_id: d.pivot.currentDriverId === null ? null : str(d.pivot.currentDriverId),
+  };
+}
+
+/** "1h 5min", "3min 2s": how long since the device last moved. */
+export function formatDuration(ms: number): string {
+  const s = Math.max(0, Math.floor(ms / 1000));
+  const h = Math.floor(s / 3600);
+  const m = Math.floor((s % 3600) / 60);
+  if (h > 0) return `${h}h ${m}min`;
+  if (m > 0) return `${m}min ${s % 60}s`;
+  return `${s}s`;
+}
+
+export interface LiveItemContext {
+  user: User;
+  now: number;
+  offlineAfterMs: number;
+}
+
+/**
+ * One device of the live list: its record, its latest state from the live store, in the
+ * user's units and timezone. A device that never reported shows as offline at 0,0.
+ */
+export function liveItem(d: UserDeviceRecord, state: LiveState | undefined, ctx: LiveItemContext): LiveDeviceItem {
+  const { user, now } = ctx;
+  const miles = user.unitOfDistance === "mi";
+  const feet = user.unitOfAltitude === "ft";
+  const colors = d.iconColors;
+  const online = state !== undefined && now - state.serverTime <= ctx.offlineAfterMs;
+  const moving = online && state.speedKmh >= d.minMovingSpeed;
+  const speed = state ? Math.round(miles ? state.speedKmh / KM_PER_MILE : state.speedKmh) : 0;
+  const tail = state ? state.tail.slice(Math.max(0, state.tail.length - d.tailLength)) : [];
+  const attr = (k: KnownAttribute) => {
+    const v = state && knownAttribute(state.attributes, k);
+    return v === undefined ? "-" : String(v);
+  };
+  return {
+    id: d.id,
+    name: d.name,
+    online: online ? "online" : "offline",
+    alarm: attr("alarm") === "-" ? "" : attr("alarm"),
+    time: state ? formatDateTime(state.fixTime, user.timezoneId) : "-",
+    timestamp: state ? Math.floor(state.fixTime / 1000) : 0,
+    acktimestamp: state ? Math.floor(state.serverTime / 1000) : 0,
+    speed,
+    lat: state?.latitude ?? 0,
+    lng: state?.longitude ?? 0,
+    course: state ? String(Math.round(state.course)) : "0",
+    power: attr("power"),
+    altitude: state ? Math.round(feet ? state.altitude * FT_PER_M : state.altitude) : 0,
+    address: "-",
+    protocol: state?.protocol ?? "",
+    driver: "-",
+    sensors: [],
+    services: [],
+    tail: tail.map((t) => ({ lat: String(t.latitude), lng: String(t.longitude) })),
+    distance_unit_hour: miles ? "mph" : "kph",
+    device_data: deviceData(d, user),
+    users: [{ id: user.id, email: user.email }],
+    unit_of_distance: user.unitOfDistance,
+    unit_of_altitude: user.unitOfAltitude,
+    unit_of_capacity: user.unitOfCapacity,
+    stop_duration: state && !moving ? formatDuration(now - state.movedAt) : "0s",
+    moved_timestamp: state ? Math.floor(state.movedAt / 1000) : 0,
+    engine_status: null,
+    icon_type: d.deviceIconsType,
+    icon_color: !online ? colors.offline : moving ? colors.moving : colors.stopped,
+    icon_colors: { ...colors },
+  };
+}

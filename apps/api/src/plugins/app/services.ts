@@ -1,0 +1,32 @@
+import type { Db } from "@fleet/db";
+import type { HistoryStore } from "@fleet/history";
+import type { LiveStore } from "@fleet/live";
+import type { FastifyInstance } from "fastify";
+import fp from "fastify-plugin";
+
+export interface ApiSettings {
+  /** A device with no fix for this long shows as offline. */
+  offlineAfterMs: number;
+  version: string;
+}
+
+export interface Services {
+  db: Db;
+  live: LiveStore;
+  history: HistoryStore;
+  settings: ApiSettings;
+}
+
+declare module "fastify" {
+  interface FastifyInstance {
+    services: Services;
+  }
+}
+
+/** The stores and settings every route uses, as one typed decorator. */
+export default fp(
+  async function services(app: FastifyInstance, opts: Services) {
+    app.decorate("services", { db: opts.db, live: opts.live, history: opts.history, settings: opts.settings });
+  },
+  { name: "services" },
+);

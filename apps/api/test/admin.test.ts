@@ -1,0 +1,128 @@
+import { expect, it } from "vitest";
+import { AdminClientResponseSchema, AdminClientsResponseSchema, LoginResponseSchema, UnregisteredDevicesResponseSchema, UserDataSchema } from "@fleet/contracts";
+import { recordUnregistered } from "@fleet/db";
+import { uniqueSuffix } from "@fleet/testkit";
+import { describeApi, failure, invalid, ok, wrongCredentials } from "./fixture.js";
+
+const newEmail = () => `client-${uniqueSuffix()}@example.com`;
+const DATE_TIME = /^\d{4}-\d{2}-\d{2} \d{2}:\d{2}:\d{2}$/;
+
+describeApi("admin", (h) => {
+  it("creates a client who can then log in", async () => {
+    const email = newEmail();
+    const res = await h.post("/admin/client", { user: h.admin, body: { email, password: "client-pw-1", password_confirmation: "client-pw-1" } });
+    const { item } = ok(res, AdminClientResponseSchema);
+    expect(item).toMatchObject({ email, active: 1, group_id: 2, devices_limit: null, subscription_expiration: "0000-00-00 00:00:00", loged_at: null });
+    expect(item.created_at).toMatch(DATE_TIME);
+
+    const login = ok(await h.post("/login", { body: { email, password: "client-pw-1" } }), LoginResponseSchema);
+    const data = ok(await h.get("/get_user_data", { hash: login.user_api_hash }), UserDataSchema);
+    expect(data).toEqual({ email, expiration_date: null, days_left: null, plan: "Standard", devices_limit: 0, group_id: 2 });
+  });
+
+  it("keeps the limits, expiration and group it is given", async () => {
+    const body = { email: newEmail().toUpperCase(), password: "client-pw-1", password_confirmation: "client-pw-1", devices_limit: 2, expiration_date: "2099-03-04 05:06:07", group_id: 2 };
+    const { item } = ok(await h.post("/admin/client", { user: h.admin, body }), AdminClientResponseSchema);
+    // Emails are kept lower-cased; the admin's timezone is the default (UTC).
+    expect(item).toMatchObject({ email: body.email.toLowerCase(), devices_limit: 2, subscription_expiration: "2099-03-04 05:06:07" });
+
+    for (const [expiration_date, shown] of [
+      ["2099-03-04", "2099-03-04 00:00:00"],
+      ["2099-03-04 05:06", "2099-03-04 05:06:00"],
+      ["2099-03-04T05:06:07Z", "2099-03-04 05:06:07"],
+      ["2099-03-04T07:06:07+02:00", "2099-03-04 05:06:07"],
+    ] as const) {
+      const res = await h.post("/admin/client", { user: h.admin, body: { ...body, email: newEmail(), expiration_date } });
+      expect(ok(res, AdminClientResponseSchema).item.subscription_expiration, expiration_date).toBe(shown);
+    }
+  });
+
+  it("can create another administrator, and an inactive client who cannot log in", async () => {
+    const adminEmail = newEmail();
+    const { item } = ok(await h.post("/admin/client", { user: h.admin, body: { email: adminEmail, password: "admin-pw-2", password_confirmation: "admin-pw-2", group_id: 1 } }), AdminClientResponseSchema);
+    expect(item.group_id).toBe(1);
+    const hash = ok(await h.post("/login", { body: { email: adminEmail, password: "admin-pw-2" } }), LoginResponseSchema).user_api_hash;
+    ok(await h.get("/admin/clients", { hash }), AdminClientsResponseSchema);
+
+    const inactive = newEmail();
+    expect(ok(await h.post("/admin/client", { user: h.admin, body: { email: inactive, password: "client-pw-1", password_confirmation: "client-pw-1", active: false } }), AdminClientResponseSchema).item.active).toBe(0);
+    wrongCredentials(await h.post("/login", { body: { email: inactive, password: "client-pw-1" } }));
+  });
+
+  it("takes form bodies too", async () => {
+    const email = newEmail();
+    const body = { email, password: "client-pw-1", password_confirmation: "client-pw-1", devices_limit: "5", active: "true" };
+    for (const as of ["form", "multipart"] as const) {
+      const res = await h.post("/admin/client", { user: h.admin, as, body: { ...body, email: `${as}-${email}` } });
+      expect(ok(res, AdminClientResponseSchema).item).toMatchObject({ email: `${as}-${email}`, devices_limit: 5, active: 1 });
+    }
+  });
+
+  it("refuses a mismatched confirmation, a taken email and bad fields with 422", async () => {
+    const email = newEmail();
+    const before = ok(await h.get("/admin/clients", { user: h.admin }), AdminClientsResponseSchema).total;
+    expect(invalid(await h.post("/admin/client", { user: h.admin, body: { email, password: "client-pw-1", password_confirmation: "client-pw-2" } }))).toHaveProperty("password");
+
+    ok(await h.post("/admin/client", { user: h.admin, body: { email, password: "client-pw-1", password_confirmation: "client-pw-1" } }), AdminClientResponseSchema);
+    expect(invalid(await h.post("/admin/client", { user: h.admin, body: { email, password: "other-pw-1", password_confirmation: "other-pw-1" } }))).toEqual({ email: "The email has already been taken." });
+    expect(invalid(await h.post("/admin/client", { user: h.admin, body: { email: email.toUpperCase(), password: "other-pw-1", password_confirmation: "other-pw-1" } }))).toHaveProperty("email");
+
+    const good = { email: newEmail(), password: "client-pw-1", password_confirmation: "client-pw-1" };
+    const cases: [Record<string, unknown>, string][] = [
+      [{ email: "not-an-email" }, "email"],
+      [{ email: undefined }, "email"],
+      [{ password: "short", password_confirmation: "short" }, "password"],
+      [{ group_id: 7 }, "group_id"],
+      [{ devices_limit: -1 }, "devices_limit"],
+      [{ devices_limit: "many" }, "devices_limit"],
+      [{ expiration_date: "next year" }, "expiration_date"],
+      // Shaped like a date, but no such day: refused, not stored as something else.
+      [{ expiration_date: "2099-13-45" }, "expiration_date"],
+      [{ expiration_date: "2099-02-30 10:00" }, "expiration_date"],
+    ];
+    for (const [override, field] of cases) {
+      const body: Record<string, unknown> = { ...good, ...override };
+      for (const k of Object.keys(body)) if (body[k] === undefined) delete body[k];
+      expect(Object.keys(invalid(await h.post("/admin/client", { user: h.admin, body }))), JSON.stringify(override)).toEqual([field]);
+    }
+    // One new client (the good one above), nothing half-made by the failures.
+    expect(ok(await h.get("/admin/clients", { user: h.admin }), AdminClientsResponseSchema).total).toBe(before + 1);
+  });
+
+  it("lists the clients", async () => {
+    const user = await h.newUser({ devicesLimit: 4 });
+    const list = ok(await h.get("/admin/clients", { user: h.admin }), AdminClientsResponseSchema);
+    expect(list.total).toBe(list.data.length);
+    expect(list).toMatchObject({ current_page: 1, last_page: 1, from: 1, to: list.data.length });
+    expect(list.data.map((c) => c.email)).toEqual(expect.arrayContaining([h.admin.email, user.email]));
+    expect(list.data.find((c) => c.id === user.id)).toMatchObject({ email: user.email, active: 1, group_id: 2, devices_limit: 4 });
+    expect(list.data.find((c) => c.id === h.admin.id)).toMatchObject({ group_id: 1 });
+  });
+
+  it("lists the trackers that report but match no device", async () => {
+    const uniqueId = `unknown-${uniqueSuffix()}`;
+    const first = new Date(Date.UTC(2025, 4, 1, 8, 0, 0));
+    const last = new Date(Date.UTC(2025, 4, 1, 9, 30, 0));
+    await recordUnregistered(h.db, [
+      { uniqueId, protocol: "gt06", seenAt: first, count: 2 },
+      { uniqueId, protocol: "osmand", seenAt: last, count: 3 },
+    ]);
+    const { items } = ok(await h.get("/admin/unregistered_devices", { user: h.admin }), UnregisteredDevicesResponseSchema);
+    expect(items.find((i) => i.unique_id === uniqueId)).toEqual({ unique_id: uniqueId, protocol: "osmand", count: 5, first_seen: "2025-05-01 08:00:00", last_seen: "2025-05-01 09:30:00" });
+  });
+
+  it("answers everyone but an administrator with 403, whatever the body", async () => {
+    const user = await h.newUser();
+    const body = { email: newEmail(), password: "client-pw-1", password_confirmation: "client-pw-1" };
+    expect(failure(await h.post("/admin/client", { user, body }), 403)).toBeTruthy();
+    // Not a 422: a non-administrator learns nothing about what the route accepts.
+    failure(await h.post("/admin/client", { user, body: {} }), 403);
+    failure(await h.post("/admin/client", { user, as: "multipart", body: { email: "x" } }), 403);
+    failure(await h.get("/admin/clients", { user }), 403);
+    failure(await h.get("/admin/unregistered_devices", { user }), 403);
+    // And nothing was created.
+    expect(ok(await h.get("/admin/clients", { user: h.admin }), AdminClientsResponseSchema).data.map((c) => c.email)).not.toContain(body.email);
+    // Authentication still comes first.
+    failure(await h.post("/admin/client", { body }), 401);
+  });
+});

@@ -1,0 +1,199 @@
+import { describe, expect, it } from "vitest";
+import { GetDevicesLatestResponseSchema, GetDevicesResponseSchema, TailItemSchema, type LiveDeviceItem, type TailPoint } from "@fleet/contracts";
+import { deviceGroups } from "@fleet/db";
+import { Type } from "@sinclair/typebox";
+import { API_VERSION } from "../src/index.js";
+import { OFFLINE_AFTER_MS, describeApi, expectSchema, invalid, liveState, nextSecond, ok, type ApiHarness, type TestUser } from "./fixture.js";
+
+const FIX = Date.UTC(2025, 0, 15, 10, 20, 30, 400);
+
+function tail(n: number): TailPoint[] {
+  return Array.from({ length: n }, (_, i) => ({ id: i + 1, fixTime: FIX - (n - i) * 1000, latitude: 54 + i / 100, longitude: 25 + i / 100 }));
+}
+
+async function items(h: ApiHarness, user: TestUser): Promise<Map<number, LiveDeviceItem>> {
+  const groups = ok(await h.get("/get_devices", { user }), GetDevicesResponseSchema);
+  return new Map(groups.flatMap((g) => g.items).map((i) => [i.id, i]));
+}
+
+async function latest(h: ApiHarness, user: TestUser, time?: number) {
+  return ok(await h.get("/get_devices_latest", { user, ...(time === undefined ? {} : { query: { time } }) }), GetDevicesLatestResponseSchema);
+}
+
+describeApi("devices: live list", (h) => {
+  describe("get_devices", () => {
+    it("is an empty list for a user without devices", async () => {
+      const user = await h.newUser();
+      expect(ok(await h.get("/get_devices", { user }), GetDevicesResponseSchema)).toEqual([]);
+    });
+
+    it("groups devices by device group, the ungrouped ones under Ungrouped, empty groups left out", async () => {
+      const user = await h.newUser();
+      const [vans] = await h.db.insert(deviceGroups).values({ userId: user.id, title: "Vans" }).returning();
+      await h.db.insert(deviceGroups).values({ userId: user.id, title: "Empty" });
+      const loose = await h.addDevice(user, { name: "Loose" });
+      const van = await h.addDevice(user, { name: "Van", group_id: vans!.id });
+      const groups = ok(await h.get("/get_devices", { user }), GetDevicesResponseSchema);
+      expect(groups.map((g) => ({ title: g.title, ids: g.items.map((i) => i.id) }))).toEqual([
+        { title: "Ungrouped", ids: [loose] },
+        { title: "Vans", ids: [van] },
+      ]);
+    });
+
+    it("shows a device that never reported as offline, with no time", async () => {
+      const user = await h.newUser();
+      const id = await h.addDevice(user, { icon_offline: "black" });
+      const item = (await items(h, user)).get(id)!;
+      expect(item).toMatchObject({ online: "offline", time: "-", timestamp: 0, lat: 0, lng: 0, speed: 0, tail: [], icon_color: "black" });
+    });
+
+    it("shows the latest live state in the user's timezone and units", async () => {
+      // Timezone 65 is UTC+02:00.
+      const user = await h.newUser({ timezoneId: 65 });
+      const id = await h.addDevice(user, { tail_length: 3, icon_moving: "blue" });
+      const now = Date.now();
+      const state = liveState(id, { latitude: 54.6872, longitude: 25.2797, speedKmh: 48.6, course: 271.3, altitude: 112.4, fixTime: FIX, serverTime: now - 1000, tail: tail(6) });
+      await h.live.putStates([{ state, userIds: [user.id] }]);
+
+      const item = (await items(h, user)).get(id)!;
+      expect(item).toMatchObject({
+        online: "online",
+        lat: 54.6872,
+        lng: 25.2797,
+        speed: 49,
+        course: "271",
+        altitude: 112,
+        protocol: "osmand",
+        time: "2025-01-15 12:20:30",
+        timestamp: Math.floor(FIX / 1000),
+        acktimestamp: Math.floor((now - 1000) / 1000),
+        distance_unit_hour: "kph",
+        unit_of_distance: "km",
+        icon_color: "blue",
+      });
+      // The newest tail_length points, oldest first, as strings.
+      expect(item.tail).toEqual(tail(6).slice(3).map((p) => ({ lat: String(p.latitude), lng: String(p.longitude) })));
+    });
+
+    it("shows a device offline once its last report is older than the offline window", async () => {
+      const user = await h.newUser();
+      const [fresh, stale] = [await h.addDevice(user), await h.addDevice(user, { icon_offline: "orange" })];
+      const now = Date.now();
+      await h.live.putStates([
+        { state: liveState(fresh, { serverTime: now - OFFLINE_AFTER_MS + 30_000, speedKmh: 0, movedAt: now - 600_000 }), userIds: [user.id] },
+        { state: liveState(stale, { serverTime: now - OFFLINE_AFTER_MS - 30_000 }), userIds: [user.id] },
+      ]);
+      const list = await items(h, user);
+      // Online and standing still: the stopped colour, and how long it has stood.
+      expect(list.get(fresh)).toMatchObject({ online: "online", speed: 0, icon_color: "red" });
+      expect(list.get(fresh)!.stop_duration).toMatch(/^10min/);
+      expect(list.get(stale)).toMatchObject({ online: "offline", icon_color: "orange" });
+      expect(list.get(stale)!.time).toMatch(/^\d{4}-\d{2}-\d{2} \d{2}:\d{2}:\d{2}$/);
+    });
+
+    it("shows tail_length 0 as no tail", async () => {
+      const user = await h.newUser();
+      const id = await h.addDevice(user, { tail_length: 0 });
+      await h.live.putStates([{ state: liveState(id, { tail: tail(4) }), userIds: [user.id] }]);
+      expect((await items(h, user)).get(id)!.tail).toEqual([]);
+    });
+
+    it("converts speed to miles per hour for a user who counts in miles", async () => {
+      const user = await h.newUser({ unitOfDistance: "mi", unitOfAltitude: "ft" });
+      const id = await h.addDevice(user);
+      await h.live.putStates([{ state: liveState(id, { speedKmh: 100, altitude: 100 }), userIds: [user.id] }]);
+      expect((await items(h, user)).get(id)).toMatchObject({ speed: 62, distance_unit_hour: "mph", unit_of_distance: "mi", unit_of_altitude: "ft", altitude: 328 });
+    });
+
+    it("shows a user only their own devices", async () => {
+      const [a, b] = [await h.newUser(), await h.newUser()];
+      const aDevice = await h.addDevice(a);
+      const bDevice = await h.addDevice(b);
+      await h.live.putStates([{ state: liveState(aDevice), userIds: [a.id] }]);
+      expect([...(await items(h, a)).keys()]).toEqual([aDevice]);
+      expect([...(await items(h, b)).keys()]).toEqual([bDevice]);
+    });
+  });
+
+  describe("get_devices_latest", () => {
+    it("returns every device without time, stamped with the server's clock and version", async () => {
+      const user = await h.newUser();
+      const [moving, silent] = [await h.addDevice(user), await h.addDevice(user)];
+      await h.live.putStates([{ state: liveState(moving, { tail: tail(2) }), userIds: [user.id] }]);
+      const before = Math.floor(Date.now() / 1000);
+      const res = await latest(h, user);
+      expect(res.time).toBeGreaterThanOrEqual(before);
+      expect(res.time).toBeLessThanOrEqual(Math.ceil(Date.now() / 1000));
+      expect(res.version).toBe(API_VERSION);
+      expect(res.events).toEqual([]);
+      expect(res.items.map((i) => i.id).sort((x, y) => x - y)).toEqual([moving, silent].sort((x, y) => x - y));
+
+      const item = res.items.find((i) => i.id === moving)!;
+      expect(item.online).toBe("online");
+      // sensors, services and tail travel as JSON text.
+      expect(JSON.parse(item.sensors)).toEqual([]);
+      expect(JSON.parse(item.services)).toEqual([]);
+      const parsedTail = expectSchema(Type.Array(TailItemSchema), JSON.parse(item.tail), "tail");
+      expect(parsedTail).toEqual(tail(2).map((p) => ({ lat: String(p.latitude), lng: String(p.longitude) })));
+      expect(res.items.find((i) => i.id === silent)).toMatchObject({ online: "offline", tail: "[]" });
+    });
+
+    it("returns only what changed since the time it handed out", async () => {
+      const user = await h.newUser();
+      const [a, b, c] = [await h.addDevice(user), await h.addDevice(user), await h.addDevice(user)];
+      // Changes in the second a response is stamped with are sent again on the next poll
+      // (time is whole seconds and nothing may be missed), so step past the additions.
+      await nextSecond();
+      const first = await latest(h, user);
+      expect(first.items).toHaveLength(3);
+
+      await h.live.putStates([{ state: liveState(b, { speedKmh: 30 }), userIds: [user.id] }]);
+      await nextSecond();
+      const second = await latest(h, user, first.time);
+      expect(second.items.map((i) => i.id)).toEqual([b]);
+      expect(second.items[0]).toMatchObject({ speed: 30, online: "online" });
+      expect(second.time).toBeGreaterThan(first.time);
+
+      const third = await latest(h, user, second.time);
+      expect(third.items).toEqual([]);
+      expect(third.time).toBeGreaterThanOrEqual(second.time);
+
+      // A device added since counts as changed.
+      const d = await h.addDevice(user);
+      expect((await latest(h, user, third.time)).items.map((i) => i.id)).toEqual([d]);
+      expect([a, c]).not.toContain(d);
+    });
+
+    it("answers a poll from further back than the change index keeps with every device", async () => {
+      const user = await h.newUser();
+      const [a, b] = [await h.addDevice(user), await h.addDevice(user)];
+      await nextSecond();
+      const now = (await latest(h, user)).time;
+      // Nothing changed since `now`; a client back after two days cannot know what the
+      // index forgot, so it is told about everything rather than nothing.
+      expect((await latest(h, user, now)).items).toEqual([]);
+      const stale = await latest(h, user, now - 2 * 24 * 3600);
+      expect(stale.items.map((i) => i.id).sort((x, y) => x - y)).toEqual([a, b].sort((x, y) => x - y));
+    });
+
+    it("never hands one user another user's devices", async () => {
+      const [a, b] = [await h.newUser(), await h.newUser()];
+      const aDevice = await h.addDevice(a);
+      const bDevice = await h.addDevice(b);
+      const start = (await latest(h, b)).time;
+      expect((await latest(h, b)).items.map((i) => i.id)).toEqual([bDevice]);
+      // Even a change index that wrongly names B for A's device does not leak it.
+      await h.live.putStates([{ state: liveState(aDevice), userIds: [a.id, b.id] }]);
+      expect((await latest(h, b, start)).items.map((i) => i.id)).not.toContain(aDevice);
+      expect((await latest(h, a, start)).items.map((i) => i.id)).toContain(aDevice);
+    });
+
+    it("refuses a time that is not a whole unix second", async () => {
+      const user = await h.newUser();
+      for (const time of ["abc", "1.5", "-1", "", "99999999999999"]) {
+        const errors = invalid(await h.get("/get_devices_latest", { user, query: { time } }));
+        expect(Object.keys(errors), time).toEqual(["time"]);
+      }
+    });
+  });
+});

@@ -1,0 +1,110 @@
+import { expect, it } from "vitest";
+import { AddDeviceResponseSchema, LoginResponseSchema } from "@fleet/contracts";
+import { countUserDevices } from "@fleet/db";
+import { describeApi, deviceFields, failure, invalid, ok } from "./fixture.js";
+
+describeApi("malformed requests", (h) => {
+  const json = { "content-type": "application/json" };
+
+  it("answers a body that is not JSON with 400, not 500", async () => {
+    const user = await h.newUser();
+    for (const payload of ['{"email": "a@example.com", "password": ', "not json", "{'single': 'quotes'}"]) {
+      expect(failure(await h.inject({ method: "POST", url: "/api/login", headers: json, payload }), 400)).toBeTruthy();
+      failure(await h.inject({ method: "POST", url: `/api/add_device?lang=en&user_api_hash=${user.hash}`, headers: json, payload }), 400);
+    }
+    // An empty body that claims to be JSON, too.
+    failure(await h.inject({ method: "POST", url: "/api/login", headers: json, payload: "" }), 400);
+    expect(await countUserDevices(h.db, user.id)).toBe(0);
+  });
+
+  it("answers JSON that is not an object with 422", async () => {
+    const user = await h.newUser();
+    const arrayBody = JSON.stringify([{ email: user.email, password: user.password }]);
+    for (const payload of [arrayBody, "null", '"a string"', "42"]) {
+      expect(invalid(await h.inject({ method: "POST", url: "/api/login", headers: json, payload })), payload).toBeTruthy();
+    }
+    invalid(await h.post("/add_device", { user, body: [deviceFields()] }));
+    invalid(await h.post("/admin/client", { user: h.admin, body: [] }));
+    expect(await countUserDevices(h.db, user.id)).toBe(0);
+  });
+
+  it("answers wrong JSON types with 422 naming the field", async () => {
+    const user = await h.newUser();
+    expect(invalid(await h.post("/login", { body: { email: { $ne: null }, password: "x" } }))).toHaveProperty("email");
+    expect(invalid(await h.post("/add_device", { user, body: deviceFields({ name: ["a", "b"], tail_length: { n: 1 } }) }))).toMatchObject({
+      name: expect.any(String),
+      tail_length: expect.any(String),
+    });
+  });
+
+  it("answers an unknown route or method with 404 {status: 0, error}", async () => {
+    expect(failure(await h.get("/no_such_endpoint", { user: h.admin }), 404)).toContain("/api/no_such_endpoint");
+    failure(await h.inject({ method: "GET", url: "/api/login" }), 404);
+    failure(await h.inject({ method: "DELETE", url: "/api/get_devices?lang=en" }), 404);
+  });
+
+  it("answers an unsupported content type with 415, and text that is no object with 422", async () => {
+    failure(await h.inject({ method: "POST", url: "/api/login", headers: { "content-type": "application/xml" }, payload: "<email/>" }), 415);
+    // fastify reads text/plain as a string, which is not the object the schema wants.
+    invalid(await h.inject({ method: "POST", url: "/api/login", headers: { "content-type": "text/plain" }, payload: "email=a" }));
+  });
+
+  it("answers broken multipart with a 4xx", async () => {
+    const user = await h.newUser();
+    const url = `/api/add_device?lang=en&user_api_hash=${user.hash}`;
+    const cut = "--XyZ\r\ncontent-disposition: form-data; name=\"name\"\r\n\r\nTruck";
+    for (const [contentType, payload] of [
+      ["multipart/form-data", "name=x"], // no boundary
+      ["multipart/form-data; boundary=", "name=x"], // an empty one
+      [`multipart/form-data; boundary=${"b".repeat(300)}`, "name=x"], // longer than any parser takes
+      ["multipart/form-data; boundary=XyZ", cut], // cut off before the closing boundary
+      ["multipart/form-data; boundary=XyZ", "no parts in here at all"],
+    ]) {
+      expect(failure(await h.inject({ method: "POST", url, headers: { "content-type": contentType! }, payload }), 400), contentType).toBeTruthy();
+    }
+    // The same on a route without authentication.
+    failure(await h.inject({ method: "POST", url: "/api/login", headers: { "content-type": "multipart/form-data" }, payload: "x" }), 400);
+    expect(await countUserDevices(h.db, user.id)).toBe(0);
+  });
+
+  it("answers a file where a text field belongs with 422", async () => {
+    const user = await h.newUser();
+    const form = new FormData();
+    for (const [k, v] of Object.entries(deviceFields())) if (k !== "name") form.append(k, String(v));
+    form.append("name", new Blob([Buffer.from("binary")], { type: "application/octet-stream" }), "name.bin");
+    const encoded = new Response(form);
+    const payload = Buffer.from(await encoded.arrayBuffer());
+    const res = await h.inject({ method: "POST", url: `/api/add_device?lang=en&user_api_hash=${user.hash}`, headers: { "content-type": encoded.headers.get("content-type")! }, payload });
+    expect(invalid(res)).toHaveProperty("name");
+  });
+
+  it("answers a body over the size limit with 413", async () => {
+    const payload = JSON.stringify({ email: "a@example.com", password: "x".repeat(11 * 1024 * 1024) });
+    failure(await h.inject({ method: "POST", url: "/api/login", headers: json, payload }), 413);
+  });
+
+  it("treats prototype-polluting and bracketed form keys as plain data", async () => {
+    const user = await h.newUser();
+    const body = { ...deviceFields(), "__proto__[admin]": "1", "constructor[prototype][x]": "1", "name[]": "ignored" } as Record<string, string>;
+    for (const as of ["form", "multipart"] as const) {
+      const res = await h.post("/add_device", { user, as, body: { ...body, imei: `${as}${Date.now()}` } });
+      // `name[]` becomes an array, which fights `name`: either way a clean 200 or 422.
+      expect([200, 422], res.text).toContain(res.status);
+    }
+    expect(({} as Record<string, unknown>).admin).toBeUndefined();
+    expect(({} as Record<string, unknown>).x).toBeUndefined();
+  });
+
+  it("accepts a login body with extra fields and a charset on the content type", async () => {
+    const user = await h.newUser();
+    const res = await h.inject({
+      method: "POST",
+      url: "/api/login",
+      headers: { "content-type": "application/json; charset=utf-8" },
+      payload: JSON.stringify({ email: user.email, password: user.password, as: "someone", remember: true }),
+    });
+    expect(ok(res, LoginResponseSchema).user_api_hash).toBe(user.hash);
+    // And the authenticated routes answer the same way.
+    ok(await h.post("/add_device", { user, body: { ...deviceFields(), unknown_field: 1 } }), AddDeviceResponseSchema);
+  });
+});

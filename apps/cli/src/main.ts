@@ -1,0 +1,106 @@
+import { parseArgs } from "node:util";
+import { FleetClient } from "./client.js";
+
+const HELP = `Usage: pnpm fleet <command> [options]
+
+Commands:
+  user add --email E --password P [--admin] [--devices-limit N]   create a user (administrators only)
+  user list                                                      list users (administrators only)
+  device add --name N --imei I [--icon-id 1]                     add a device to the signed-in account
+  device list                                                    the signed-in account's devices, with last fix
+  unregistered                                                   uniqueIds that sent positions but match no device
+
+Sign-in (every command): --as EMAIL --password-for-login P, or env FLEET_EMAIL / FLEET_PASSWORD,
+defaulting to FLEET_ADMIN_EMAIL / FLEET_ADMIN_PASSWORD (admin@fleet.local / admin12345);
+or --hash USER_API_HASH. Server: --url or FLEET_URL (default http://127.0.0.1:8080).`;
+
+const { values, positionals } = parseArgs({
+  allowPositionals: true,
+  options: {
+    url: { type: "string" },
+    as: { type: "string" },
+    "password-for-login": { type: "string" },
+    hash: { type: "string" },
+    email: { type: "string" },
+    password: { type: "string" },
+    admin: { type: "boolean", default: false },
+    "devices-limit": { type: "string" },
+    name: { type: "string" },
+    imei: { type: "string" },
+    "icon-id": { type: "string", default: "1" },
+    help: { type: "boolean", short: "h", default: false },
+  },
+});
+
+function need(name: keyof typeof values): string {
+  const v = values[name];
+  if (typeof v !== "string" || v === "") throw new Error(`--${name} is required.\n\n${HELP}`);
+  return v;
+}
+
+async function signedIn(): Promise<FleetClient> {
+  const client = new FleetClient(values.url ?? process.env.FLEET_URL ?? "http://127.0.0.1:8080");
+  if (values.hash) client.useHash(values.hash);
+  else {
+    const email = values.as ?? process.env.FLEET_EMAIL ?? process.env.FLEET_ADMIN_EMAIL ?? "admin@fleet.local";
+    const password = values["password-for-login"] ?? process.env.FLEET_PASSWORD ?? process.env.FLEET_ADMIN_PASSWORD ?? "admin12345";
+    await client.login(email, password);
+  }
+  return client;
+}
+
+async function run(): Promise<void> {
+  const [noun, verb] = positionals;
+  if (values.help || !noun) return console.log(HELP);
+  const client = await signedIn();
+  const command = [noun, verb].filter(Boolean).join(" ");
+  switch (command) {
+    case "user add": {
+      const password = need("password");
+      const r = (await client.post("admin/client", {
+        email: need("email"),
+        password,
+        password_confirmation: password,
+        group_id: values.admin ? 1 : 2,
+        active: true,
+        ...(values["devices-limit"] ? { devices_limit: Number(values["devices-limit"]) } : {}),
+      })) as { item: { id: number; email: string } };
+      return console.log(`created user ${r.item.id} ${r.item.email}`);
+    }
+    case "user list": {
+      const r = (await client.get("admin/clients")) as { data: { id: number; email: string; group_id: number; active: number }[] };
+      for (const u of r.data) console.log(`${u.id}\t${u.email}\t${u.group_id === 1 ? "admin" : "user"}\t${u.active ? "active" : "inactive"}`);
+      return;
+    }
+    case "device add": {
+      const r = (await client.post("add_device", {
+        name: need("name"),
+        imei: need("imei"),
+        icon_id: Number(values["icon-id"]),
+        fuel_measurement_id: 1,
+        tail_length: 5,
+        min_moving_speed: 6,
+        min_fuel_fillings: 10,
+        min_fuel_thefts: 10,
+      })) as { id: number };
+      return console.log(`created device ${r.id} (${values.imei}): push positions with uniqueId=${values.imei}`);
+    }
+    case "device list": {
+      const groups = (await client.get("get_devices")) as { title: string; items: { id: number; name: string; online: string; time: string; lat: number; lng: number; device_data: { imei: string } }[] }[];
+      for (const g of groups) for (const d of g.items) console.log(`${d.id}\t${d.device_data.imei}\t${d.name}\t${d.online}\t${d.time}\t${d.lat},${d.lng}\t[${g.title}]`);
+      return;
+    }
+    case "unregistered": {
+      const r = (await client.get("admin/unregistered_devices")) as { items: { unique_id: string; protocol: string; count: number; first_seen: string; last_seen: string }[] };
+      for (const u of r.items) console.log(`${u.unique_id}\t${u.protocol}\t${u.count} positions\tfirst ${u.first_seen}\tlast ${u.last_seen}`);
+      return;
+    }
+    default:
+      throw new Error(`Unknown command "${command}".\n\n${HELP}`);
+  }
+}
+
+run().catch((err: unknown) => {
+  console.error((err as Error).message);
+  process.exit(1);
+});

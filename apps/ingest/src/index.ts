@@ -1,0 +1,3 @@
+export { ingestApp, type IngestAppOptions } from "./app.js";
+export { createPublisher, type Publisher, BusUnavailableError } from "./publisher.js";
+export { parsePosition, type ParsedPosition } from "./parse.js";

@@ -1,0 +1,105 @@
+import { describe, expect, it } from "vitest";
+import { parsePosition, normaliseKey } from "./parse.js";
+import { formAttributesBody, specArrayInQuery, specArrayJson, traccarForwardJson, traccarForwardQuery, validFields } from "../test/fixtures/requests.js";
+
+const NOW = Date.UTC(2026, 10, 21, 12);
+const fromQuery = (qs: string) => Object.fromEntries(new URLSearchParams(qs));
+
+describe("parsePosition", () => {
+  it("reads a Traccar forward URL with its JSON attributes, normalising keys", () => {
+    const r = parsePosition(fromQuery(traccarForwardQuery), NOW);
+    expect(r).toEqual({
+      ok: true,
+      position: {
+        uniqueId: "864895030279582",
+        protocol: "teltonika",
+        latitude: 54.687157,
+        longitude: 25.279652,
+        altitude: 112,
+        speed: 27,
+        course: 181,
+        fixTime: 1732190400000,
+        attributes: { priority: 0, sat: 12, event: 0, ignition: true, motion: true, io239: 1, power: 12.77, battery_level: 98, odometer: 123456.7, rfid: "0012345678" },
+      },
+    });
+  });
+
+  it("reads form attributes[key]=value fields, keeping values as sent", () => {
+    const r = parsePosition(fromQuery(formAttributesBody), NOW);
+    expect(r.ok && r.position.attributes).toEqual({ ignition: "false", fuel_level: "41.5", driver: "Aïsha" });
+    expect(r.ok && r.position.latitude).toBe(-33.86882);
+  });
+
+  it("reads the spec's array of {key, value} as JSON and as indexed form fields", () => {
+    const a = parsePosition(specArrayJson, NOW);
+    expect(a.ok && a.position.attributes).toEqual({ battery: "87", alarm: "sos" });
+    expect(a.ok && a.position.speed).toBe(868.9);
+    const b = parsePosition(fromQuery(specArrayInQuery), NOW);
+    expect(b.ok && b.position.attributes).toEqual({ ignition: "1", temp1: "-4.5" });
+  });
+
+  it("reads Traccar's JSON forward (position + device objects, ISO times)", () => {
+    const r = parsePosition(traccarForwardJson, NOW);
+    expect(r.ok && r.position).toMatchObject({ uniqueId: "4209917483", protocol: "h02", fixTime: Date.UTC(2026, 10, 21, 10), attributes: { batterylevel: 77, distance: 12.5, motion: false } });
+  });
+
+  it("treats missing attributes as none", () => {
+    const r = parsePosition(validFields, NOW);
+    expect(r.ok && r.position.attributes).toEqual({});
+  });
+
+  const invalid: [string, Record<string, unknown>, string][] = [
+    ["uniqueId", { uniqueId: "" }, "required"],
+    ["uniqueId", { uniqueId: "x".repeat(65) }, "64"],
+    ["uniqueId", { uniqueId: "bad\nid" }, "control"],
+    ["protocol", { protocol: undefined }, "required"],
+    ["latitude", { latitude: "90.0001" }, "between"],
+    ["latitude", { latitude: "north" }, "number"],
+    ["longitude", { longitude: "-180.5" }, "between"],
+    ["longitude", { longitude: "Infinity" }, "number"],
+    ["course", { course: "361" }, "between"],
+    ["course", { course: "-1" }, "between"],
+    ["speed", { speed: "869.01" }, "between"],
+    ["speed", { speed: "NaN" }, "number"],
+    ["altitude", { altitude: "1e400" }, "number"],
+    ["fixTime", { fixTime: String(NOW + 24 * 3600_000 + 1) }, "future"],
+    ["fixTime", { fixTime: "1732190400" }, "milliseconds"],
+    ["fixTime", { fixTime: "1732190400000.5" }, "integer"],
+    ["fixTime", { fixTime: "yesterday" }, "number"],
+    ["attributes", { attributes: "{not json" }, "JSON"],
+    ["attributes", { attributes: "[{\"value\":1}]" }, "key"],
+    ["attributes", { attributes: JSON.stringify({ k: "v".repeat(1025) }) }, "1024"],
+  ];
+  it.each(invalid)("names %s when it is %j", (field, patch, hint) => {
+    const r = parsePosition({ ...validFields, ...patch }, NOW);
+    expect(r.ok).toBe(false);
+    if (r.ok) return;
+    expect(Object.keys(r.errors)).toEqual([field]);
+    expect(r.errors[field]).toContain(hint);
+  });
+
+  it("accepts the boundary values", () => {
+    const r = parsePosition({ ...validFields, latitude: "-90", longitude: "180", course: "360", speed: "0", fixTime: String(NOW + 24 * 3600_000) }, NOW);
+    expect(r.ok).toBe(true);
+  });
+
+  it("reports every bad field at once", () => {
+    const r = parsePosition({ uniqueId: "a" }, NOW);
+    expect(r.ok).toBe(false);
+    if (!r.ok) expect(Object.keys(r.errors).sort()).toEqual(["altitude", "course", "fixTime", "latitude", "longitude", "protocol", "speed"]);
+  });
+
+  it("refuses non-objects", () => {
+    expect(parsePosition("uniqueId=1", NOW)).toMatchObject({ ok: false, errors: { position: expect.any(String) } });
+    expect(parsePosition(null, NOW).ok).toBe(false);
+  });
+});
+
+describe("normaliseKey", () => {
+  it("lower-cases and folds other characters to underscores", () => {
+    expect(normaliseKey("Battery Level")).toBe("battery_level");
+    expect(normaliseKey("io-239")).toBe("io-239");
+    expect(normaliseKey("  ")).toBe("");
+    expect(normaliseKey("Temp.1 (°C)")).toBe("temp_1_c");
+  });
+});

@@ -1,0 +1,213 @@
+import type { Attributes } from "@fleet/contracts";
+
+/** What a position looks like once ingest has checked it, before it gets an id and serverTime. */
+export interface ParsedPosition {
+  uniqueId: string;
+  protocol: string;
+  latitude: number;
+  longitude: number;
+  altitude: number;
+  course: number;
+  speed: number;
+  fixTime: number;
+  attributes: Attributes;
+}
+
+export type ParseResult = { ok: true; position: ParsedPosition } | { ok: false; errors: Record<string, string> };
+
+export const LIMITS = {
+  uniqueIdMax: 64,
+  protocolMax: 64,
+  maxSpeedKnots: 869,
+  futureToleranceMs: 24 * 60 * 60 * 1000,
+  attributesMax: 128,
+  attributeKeyMax: 64,
+  attributeValueMax: 1024,
+  /** fixTime below this (2000-01-01) is almost surely seconds, not milliseconds. */
+  minFixTime: Date.UTC(2000, 0, 1),
+} as const;
+
+type Fields = Record<string, unknown>;
+
+function num(fields: Fields, name: string, errors: Record<string, string>, min: number, max: number): number {
+  const raw = fields[name];
+  if (raw === undefined || raw === null || raw === "") {
+    errors[name] = `The ${name} field is required.`;
+    return NaN;
+  }
+  const n = typeof raw === "number" ? raw : typeof raw === "string" ? Number(raw.trim()) : NaN;
+  if (!Number.isFinite(n)) errors[name] = `The ${name} must be a number.`;
+  else if (n < min || n > max) errors[name] = `The ${name} must be between ${min} and ${max}.`;
+  return n;
+}
+
+function str(fields: Fields, name: string, errors: Record<string, string>, max: number): string {
+  const raw = fields[name];
+  if (raw === undefined || raw === null || raw === "") {
+    errors[name] = `The ${name} field is required.`;
+    return "";
+  }
+  if (typeof raw !== "string" && typeof raw !== "number") {
+    errors[name] = `The ${name} must be a string.`;
+    return "";
+  }
+  const s = String(raw);
+  if (s.length > max) errors[name] = `The ${name} may not be greater than ${max} characters.`;
+  // Control characters would end up in logs and keys; no device id needs them.
+  // eslint-disable-next-line no-control-regex -- finding control characters is the point
+  else if (/[\u0000-\u001f\u007f]/.test(s)) errors[name] = `The ${name} contains control characters.`;
+  return s;
+}
+
+function fixTimeOf(fields: Fields, errors: Record<string, string>, now: number): number {
+  const raw = fields.fixTime;
+  // Traccar's JSON forward sends ISO strings; its URL forward and the spec send epoch ms.
+  if (typeof raw === "string" && /^\d{4}-\d{2}-\d{2}T/.test(raw)) {
+    const t = Date.parse(raw);
+    if (Number.isNaN(t)) errors.fixTime = "The fixTime is not a valid date.";
+    else if (t > now + LIMITS.futureToleranceMs) errors.fixTime = "The fixTime may not be more than 24 hours in the future.";
+    return t;
+  }
+  const t = num(fields, "fixTime", errors, LIMITS.minFixTime, Number.MAX_SAFE_INTEGER);
+  if (errors.fixTime?.includes("between")) errors.fixTime = "The fixTime must be epoch milliseconds after 2000-01-01.";
+  else if (!errors.fixTime && !Number.isInteger(t)) errors.fixTime = "The fixTime must be an integer (epoch milliseconds).";
+  else if (!errors.fixTime && t > now + LIMITS.futureToleranceMs) errors.fixTime = "The fixTime may not be more than 24 hours in the future.";
+  return t;
+}
+
+/** Lower-case, and any run of characters outside [a-z0-9_-] becomes one underscore. */
+export function normaliseKey(key: string): string {
+  let out = normalised.get(key);
+  if (out === undefined) {
+    out = key
+      .toLowerCase()
+      .replace(/[^a-z0-9_-]+/g, "_")
+      .replace(/^_+|_+$/g, "");
+    // Devices send the same few keys over and over; the cap only guards against junk keys.
+    if (normalised.size >= 10_000) normalised.clear();
+    normalised.set(key, out);
+  }
+  return out;
+}
+const normalised = new Map<string, string>();
+
+function collectAttributes(fields: Fields): { entries: [string, unknown][]; error?: string } {
+  const raw = fields.attributes;
+  const entries: [string, unknown][] = [];
+  if (typeof raw === "string" && raw.trim() !== "") {
+    // Traccar's forward.url sends {attributes} as a JSON object; some gateways send the array form as JSON.
+    let parsed: unknown;
+    try {
+      parsed = JSON.parse(raw);
+    } catch {
+      return { entries, error: "The attributes must be a JSON object, an array of {key, value}, or attributes[key] fields." };
+    }
+    return collectFrom(parsed);
+  }
+  if (raw !== undefined && raw !== null && raw !== "") {
+    const r = collectFrom(raw);
+    if (r.error) return r;
+    entries.push(...r.entries);
+  }
+  // Form style: attributes[ignition]=1 or attributes[0][key]=ignition&attributes[0][value]=1.
+  const indexed = new Map<string, { key?: unknown; value?: unknown }>();
+  for (const name in fields) {
+    // Cheap prefix test first: most requests carry no form-style attributes at all.
+    if (!name.startsWith("attributes[")) continue;
+    const value = fields[name];
+    const m = /^attributes\[([^\]]*)\](?:\[(key|value)\])?$/.exec(name);
+    if (!m) continue;
+    if (m[2]) {
+      const slot = indexed.get(m[1]!) ?? {};
+      slot[m[2] as "key" | "value"] = value;
+      indexed.set(m[1]!, slot);
+    } else entries.push([m[1]!, value]);
+  }
+  for (const slot of indexed.values()) {
+    if (typeof slot.key !== "string") return { entries, error: "Each attribute needs a string key." };
+    entries.push([slot.key, slot.value]);
+  }
+  return { entries };
+}
+
+function collectFrom(parsed: unknown): { entries: [string, unknown][]; error?: string } {
+  if (Array.isArray(parsed)) {
+    const entries: [string, unknown][] = [];
+    for (const item of parsed) {
+      if (typeof item !== "object" || item === null || typeof (item as { key?: unknown }).key !== "string") {
+        return { entries, error: "Each attribute needs a string key." };
+      }
+      entries.push([(item as { key: string }).key, (item as { value?: unknown }).value]);
+    }
+    return { entries };
+  }
+  if (typeof parsed === "object" && parsed !== null) return { entries: Object.entries(parsed) };
+  return { entries: [], error: "The attributes must be a JSON object, an array of {key, value}, or attributes[key] fields." };
+}
+
+function normaliseAttributes(fields: Fields, errors: Record<string, string>): Attributes {
+  const { entries, error } = collectAttributes(fields);
+  if (error) {
+    errors.attributes = error;
+    return {};
+  }
+  if (entries.length > LIMITS.attributesMax) {
+    errors.attributes = `No more than ${LIMITS.attributesMax} attributes are accepted.`;
+    return {};
+  }
+  const out: Attributes = {};
+  for (const [rawKey, value] of entries) {
+    const key = normaliseKey(rawKey);
+    if (key === "" || value === undefined || value === null) continue;
+    if (key.length > LIMITS.attributeKeyMax) {
+      errors.attributes = `Attribute keys may not be longer than ${LIMITS.attributeKeyMax} characters.`;
+      return {};
+    }
+    if (typeof value === "boolean" || (typeof value === "number" && Number.isFinite(value))) out[key] = value;
+    else if (typeof value === "string" || typeof value === "number") {
+      const s = String(value);
+      if (s.length > LIMITS.attributeValueMax) {
+        errors.attributes = `Attribute values may not be longer than ${LIMITS.attributeValueMax} characters.`;
+        return {};
+      }
+      out[key] = s;
+    } else {
+      // Nested objects (Traccar sends few) are kept as their JSON text.
+      const s = JSON.stringify(value);
+      if (s.length <= LIMITS.attributeValueMax) out[key] = s;
+    }
+  }
+  return out;
+}
+
+/**
+ * Turns one position's fields, from a query string, a form or a JSON object, into a
+ * checked position or a field → message map. Never throws on bad input.
+ */
+export function parsePosition(input: unknown, now: number = Date.now()): ParseResult {
+  if (typeof input !== "object" || input === null || Array.isArray(input)) {
+    return { ok: false, errors: { position: "A position must be an object of fields." } };
+  }
+  const fields = unwrapTraccarJson(input as Fields);
+  const errors: Record<string, string> = {};
+  const position: ParsedPosition = {
+    uniqueId: str(fields, "uniqueId", errors, LIMITS.uniqueIdMax),
+    protocol: str(fields, "protocol", errors, LIMITS.protocolMax),
+    latitude: num(fields, "latitude", errors, -90, 90),
+    longitude: num(fields, "longitude", errors, -180, 180),
+    altitude: num(fields, "altitude", errors, -Number.MAX_VALUE, Number.MAX_VALUE),
+    course: num(fields, "course", errors, 0, 360),
+    speed: num(fields, "speed", errors, 0, LIMITS.maxSpeedKnots),
+    fixTime: fixTimeOf(fields, errors, now),
+    attributes: normaliseAttributes(fields, errors),
+  };
+  return Object.keys(errors).length > 0 ? { ok: false, errors } : { ok: true, position };
+}
+
+/** Traccar's `forward.json` posts `{position: {...}, device: {uniqueId, ...}}`. */
+function unwrapTraccarJson(fields: Fields): Fields {
+  const position = fields.position;
+  const device = fields.device;
+  if (typeof position !== "object" || position === null || typeof device !== "object" || device === null) return fields;
+  return { ...(position as Fields), uniqueId: (device as Fields).uniqueId };
+}

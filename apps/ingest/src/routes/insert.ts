@@ -1,0 +1,80 @@
+import type { FastifyPluginAsync, FastifyReply } from "fastify";
+import { parsePosition, type ParsedPosition } from "../parse.js";
+import { BusUnavailableError, type Publisher } from "../publisher.js";
+
+export const BATCH_MAX_POSITIONS = 10_000;
+const BATCH_BODY_LIMIT = 32 * 1024 * 1024;
+const OK = '{"status":1}';
+
+function fail(reply: FastifyReply, err: unknown) {
+  if (err instanceof BusUnavailableError) {
+    reply.log.warn({ err: err.cause }, "bus did not take positions");
+    return reply.code(503).send({ status: 0, error: err.message });
+  }
+  throw err;
+}
+
+/** One position per request: the spec's GET, and the same fields as a form or JSON POST. */
+export const insertRoutes: FastifyPluginAsync<{ publisher: Publisher }> = async (app, { publisher }) => {
+  const single = async (fields: unknown, reply: FastifyReply) => {
+    const parsed = parsePosition(fields);
+    if (!parsed.ok) return reply.code(422).send({ status: 0, errors: parsed.errors });
+    try {
+      await publisher.publish([parsed.position]);
+    } catch (err) {
+      return fail(reply, err);
+    }
+    return reply.type("application/json").send(OK);
+  };
+
+  app.get("/insert.php", (req, reply) => single(req.query, reply));
+  app.post("/insert.php", (req, reply) => {
+    // Some gateways POST with the fields in the query string and an empty body.
+    const body = req.body && typeof req.body === "object" ? req.body : {};
+    return single({ ...(req.query as object), ...body }, reply);
+  });
+
+  /** Gateways: a JSON array or NDJSON of positions; valid ones are taken even when others are not. */
+  app.post("/insert", { bodyLimit: BATCH_BODY_LIMIT }, async (req, reply) => {
+    const items = req.body;
+    if (!Array.isArray(items)) {
+      return reply.code(422).send({ status: 0, errors: { body: "Send a JSON array or NDJSON of positions." } });
+    }
+    if (items.length > BATCH_MAX_POSITIONS) {
+      return reply.code(413).send({ status: 0, error: `At most ${BATCH_MAX_POSITIONS} positions per request.` });
+    }
+    const accepted: ParsedPosition[] = [];
+    const rejected: { index: number; errors: Record<string, string> }[] = [];
+    const now = Date.now();
+    items.forEach((item, index) => {
+      const parsed = item instanceof NdjsonLineError ? { ok: false as const, errors: { line: item.message } } : parsePosition(item, now);
+      if (parsed.ok) accepted.push(parsed.position);
+      else rejected.push({ index, errors: parsed.errors });
+    });
+    try {
+      await publisher.publish(accepted);
+    } catch (err) {
+      return fail(reply, err);
+    }
+    return { status: 1, accepted: accepted.length, rejected };
+  });
+};
+
+/** A line of an NDJSON body that is not JSON: rejected alone, its neighbours still count. */
+export class NdjsonLineError {
+  constructor(readonly message: string) {}
+}
+
+export function parseNdjson(body: string): unknown[] {
+  const out: unknown[] = [];
+  for (const line of body.split("\n")) {
+    const t = line.trim();
+    if (t === "") continue;
+    try {
+      out.push(JSON.parse(t));
+    } catch {
+      out.push(new NdjsonLineError("This line is not valid JSON."));
+    }
+  }
+  return out;
+}

@@ -1,0 +1,34 @@
+import { randomUUID } from "node:crypto";
+import closeWithGrace from "close-with-grace";
+import Fastify, { LogController } from "fastify";
+import { pino } from "pino";
+import { createBus } from "@fleet/bus";
+import { IngestEnvSchema, loadConfigOrExit } from "@fleet/config";
+import { ingestApp } from "./app.js";
+import { createPublisher } from "./publisher.js";
+
+const config = loadConfigOrExit(IngestEnvSchema);
+const logger = pino({ name: "ingest", level: config.LOG_LEVEL });
+if (!config.KAFKA_BROKERS) {
+  logger.fatal("ingest on its own needs KAFKA_BROKERS (an in-process bus would reach no tracker); `pnpm start` runs everything in one process");
+  process.exit(1);
+}
+
+const bus = createBus({ kafkaBrokers: config.KAFKA_BROKERS, clientId: "fleet-ingest", logger });
+const publisher = createPublisher({
+  producer: await bus.producer(),
+  batchMax: config.INGEST_BATCH_MAX,
+  lingerMs: config.INGEST_LINGER_MS,
+  sendTimeoutMs: config.INGEST_SEND_TIMEOUT_MS,
+});
+// Per-request access logs would dominate the cost of a position; errors still carry the request id.
+const app = Fastify({ loggerInstance: logger, logController: new LogController({ disableRequestLogging: true }), requestIdHeader: "x-request-id", genReqId: () => randomUUID() });
+await app.register(ingestApp, { publisher });
+
+closeWithGrace({ delay: 10_000 }, async ({ err }) => {
+  if (err) logger.error({ err }, "shutting down after an error");
+  await app.close();
+  await publisher.close();
+  await bus.close();
+});
+await app.listen({ host: config.HOST, port: config.PORT });

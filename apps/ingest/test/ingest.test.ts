@@ -1,0 +1,161 @@
+import Fastify, { type FastifyInstance } from "fastify";
+import { afterEach, beforeEach, describe, expect, it } from "vitest";
+import { createMemoryBus, type Bus, type BusProducer } from "@fleet/bus";
+import { RawPositionSchema, Topics, type RawPosition } from "@fleet/contracts";
+import { Value } from "@sinclair/typebox/value";
+import { ingestApp } from "../src/app.js";
+import { createPublisher, type Publisher } from "../src/publisher.js";
+import { formAttributesBody, specArrayJson, traccarForwardJson, traccarForwardQuery, validFields } from "./fixtures/requests.js";
+
+/** The ingest app over the in-process bus, with a consumer recording what reached the topic. */
+async function harness(producer?: BusProducer) {
+  const bus: Bus = createMemoryBus();
+  const received: RawPosition[] = [];
+  const consumer = await bus.consume({
+    groupId: "test",
+    topic: Topics.positionsRaw,
+    handleBatch: async ({ messages }) => {
+      for (const m of messages) {
+        const v: unknown = JSON.parse(m.value.toString());
+        expect(Value.Check(RawPositionSchema, v)).toBe(true);
+        expect(m.key).toBe((v as RawPosition).uniqueId);
+        received.push(v as RawPosition);
+      }
+    },
+  });
+  const publisher: Publisher = createPublisher({ producer: producer ?? (await bus.producer()), batchMax: 100, lingerMs: 1, sendTimeoutMs: 300 });
+  const app: FastifyInstance = Fastify();
+  await app.register(ingestApp, { publisher });
+  /** Waits until the consumer has seen `n` positions (the in-process bus delivers asynchronously). */
+  const seen = async (n: number) => {
+    for (let i = 0; i < 200 && received.length < n; i++) await new Promise((r) => setTimeout(r, 10));
+    return received;
+  };
+  return {
+    app,
+    received,
+    seen,
+    close: async () => {
+      await app.close();
+      await publisher.close();
+      await consumer.close();
+      await bus.close();
+    },
+  };
+}
+
+const fresh = (fields: Record<string, string>) => ({ ...fields, fixTime: String(Date.now() - 1000) });
+
+describe("ingest over HTTP", () => {
+  let h: Awaited<ReturnType<typeof harness>>;
+  beforeEach(async () => {
+    h = await harness();
+  });
+  afterEach(async () => {
+    await h.close();
+  });
+
+  it("accepts a Traccar forward GET and puts it on positions.raw keyed by uniqueId, with id and serverTime", async () => {
+    const query = traccarForwardQuery.replace("fixTime=1732190400000", `fixTime=${Date.now() - 5000}`);
+    const before = Date.now();
+    const res = await h.app.inject({ method: "GET", url: `/insert.php?${query}` });
+    expect(res.statusCode).toBe(200);
+    expect(res.json()).toEqual({ status: 1 });
+    const [p] = await h.seen(1);
+    expect(p).toMatchObject({ uniqueId: "864895030279582", protocol: "teltonika", speed: 27, attributes: { ignition: true, battery_level: 98, rfid: "0012345678" } });
+    expect(p!.serverTime).toBeGreaterThanOrEqual(before);
+    expect(p!.id).toBeGreaterThan(0);
+  });
+
+  it("accepts the same fields as a form POST and as a JSON POST, and Traccar's JSON forward", async () => {
+    const form = formAttributesBody.replace("fixTime=1732190400000", `fixTime=${Date.now()}`);
+    const r1 = await h.app.inject({ method: "POST", url: "/insert.php", headers: { "content-type": "application/x-www-form-urlencoded" }, payload: form });
+    const r2 = await h.app.inject({ method: "POST", url: "/insert.php", payload: { ...specArrayJson, fixTime: Date.now() } });
+    const r3 = await h.app.inject({ method: "POST", url: "/insert.php", payload: traccarForwardJson });
+    expect([r1.statusCode, r2.statusCode, r3.statusCode]).toEqual([200, 200, 200]);
+    const got = await h.seen(3);
+    expect(got.map((p) => p.uniqueId).sort()).toEqual(["359633100458591", "4209917483", "dev-42"]);
+    expect(got.find((p) => p.uniqueId === "359633100458591")!.attributes).toEqual({ ignition: "false", fuel_level: "41.5", driver: "Aïsha" });
+  });
+
+  it.each([
+    ["latitude", { latitude: "91" }],
+    ["longitude", { longitude: "abc" }],
+    ["speed", { speed: "900" }],
+    ["course", { course: "400" }],
+    ["uniqueId", { uniqueId: "" }],
+    ["fixTime", { fixTime: String(Date.now() + 25 * 3600_000) }],
+  ])("answers 422 naming %s and puts nothing on the bus", async (field, patch) => {
+    const qs = new URLSearchParams({ ...fresh(validFields), ...patch }).toString();
+    const res = await h.app.inject({ method: "GET", url: `/insert.php?${qs}` });
+    expect(res.statusCode).toBe(422);
+    const body = res.json();
+    expect(body.status).toBe(0);
+    expect(Object.keys(body.errors)).toEqual([field]);
+    // A valid position sent after it is the first and only one the consumer sees.
+    await h.app.inject({ method: "GET", url: `/insert.php?${new URLSearchParams({ ...fresh(validFields), uniqueId: "marker" })}` });
+    const got = await h.seen(1);
+    await new Promise((r) => setTimeout(r, 30));
+    expect(got.map((p) => p.uniqueId)).toEqual(["marker"]);
+  });
+
+  it("takes a JSON array batch, accepting valid items and reporting the others by index", async () => {
+    const items = [fresh(validFields), { ...fresh(validFields), latitude: "100" }, { ...fresh(validFields), uniqueId: "b" }, "not an object"];
+    const res = await h.app.inject({ method: "POST", url: "/insert", payload: items });
+    expect(res.statusCode).toBe(200);
+    const body = res.json();
+    expect(body.status).toBe(1);
+    expect(body.accepted).toBe(2);
+    expect(body.rejected.map((r: { index: number }) => r.index)).toEqual([1, 3]);
+    expect(body.rejected[0].errors).toHaveProperty("latitude");
+    expect((await h.seen(2)).length).toBe(2);
+  });
+
+  it("takes an NDJSON batch, rejecting a broken line alone", async () => {
+    const lines = [JSON.stringify(fresh(validFields)), "{broken", JSON.stringify({ ...fresh(validFields), uniqueId: "n2" })].join("\n");
+    const res = await h.app.inject({ method: "POST", url: "/insert", headers: { "content-type": "application/x-ndjson" }, payload: lines });
+    expect(res.json()).toMatchObject({ status: 1, accepted: 2, rejected: [{ index: 1, errors: { line: expect.any(String) } }] });
+    expect((await h.seen(2)).map((p) => p.uniqueId).sort()).toEqual(["n2", "valid-1"]);
+  });
+
+  it("refuses a batch over 10,000 positions and a body that is not an array", async () => {
+    const many = Array.from({ length: 10_001 }, () => fresh(validFields));
+    const big = await h.app.inject({ method: "POST", url: "/insert", payload: many });
+    expect(big.statusCode).toBe(413);
+    expect(big.json()).toMatchObject({ status: 0, error: expect.stringContaining("10000") });
+    const obj = await h.app.inject({ method: "POST", url: "/insert", payload: { a: 1 } });
+    expect(obj.statusCode).toBe(422);
+    await new Promise((r) => setTimeout(r, 30));
+    expect(h.received).toEqual([]);
+  });
+
+  it("answers malformed JSON and unknown routes in the failure shape, never 5xx", async () => {
+    const bad = await h.app.inject({ method: "POST", url: "/insert", headers: { "content-type": "application/json" }, payload: "[{" });
+    expect(bad.statusCode).toBe(400);
+    expect(bad.json()).toMatchObject({ status: 0, error: expect.any(String) });
+    const missing = await h.app.inject({ method: "GET", url: "/nope" });
+    expect(missing.statusCode).toBe(404);
+    expect(missing.json().status).toBe(0);
+  });
+});
+
+describe("ingest when the bus cannot take positions", () => {
+  it("answers 503 within the send timeout instead of acknowledging", async () => {
+    // A producer that never acknowledges: the position must not be reported as accepted.
+    const stuck: BusProducer = { send: () => new Promise<void>(() => undefined), close: async () => undefined };
+    const h = await harness(stuck);
+    const res = await h.app.inject({ method: "GET", url: `/insert.php?${new URLSearchParams(fresh(validFields))}` });
+    expect(res.statusCode).toBe(503);
+    expect(res.json()).toEqual({ status: 0, error: expect.stringContaining("unavailable") });
+    await h.app.close();
+  });
+
+  it("answers 503 when the bus rejects the send", async () => {
+    const failing: BusProducer = { send: async () => Promise.reject(new Error("NOT_ENOUGH_REPLICAS")), close: async () => undefined };
+    const h = await harness(failing);
+    const res = await h.app.inject({ method: "POST", url: "/insert", payload: [fresh(validFields)] });
+    expect(res.statusCode).toBe(503);
+    expect(res.json().status).toBe(0);
+    await h.close();
+  });
+});

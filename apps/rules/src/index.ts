@@ -1,0 +1,1 @@
+export { startRules, type Rules } from "./service.js";

@@ -1,0 +1,20 @@
+import closeWithGrace from "close-with-grace";
+import { pino } from "pino";
+import { createBus } from "@fleet/bus";
+import { RulesEnvSchema, loadConfigOrExit } from "@fleet/config";
+import { startRules } from "./service.js";
+
+const config = loadConfigOrExit(RulesEnvSchema);
+const logger = pino({ name: "rules", level: config.LOG_LEVEL });
+if (!config.KAFKA_BROKERS) {
+  logger.fatal("the rules service on its own needs KAFKA_BROKERS; `pnpm start` runs everything in one process");
+  process.exit(1);
+}
+const bus = createBus({ kafkaBrokers: config.KAFKA_BROKERS, clientId: "fleet-rules", logger });
+const rules = await startRules({ bus, logger });
+
+closeWithGrace({ delay: 10_000 }, async ({ err }) => {
+  if (err) logger.error({ err }, "shutting down after an error");
+  await rules.close();
+  await bus.close();
+});

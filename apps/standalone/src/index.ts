@@ -1,0 +1,1 @@
+export { startStandalone, type Standalone } from "./main.js";

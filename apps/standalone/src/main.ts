@@ -1,0 +1,75 @@
+import { mkdirSync } from "node:fs";
+import path from "node:path";
+import Fastify from "fastify";
+import type { Logger } from "pino";
+import { apiApp, apiServerOptions, API_VERSION, ensureAdmin } from "@fleet/api";
+import { createMemoryBus } from "@fleet/bus";
+import { historySettings, trackerSettings, type StandaloneEnv } from "@fleet/config";
+import { openDb } from "@fleet/db";
+import { createHistory, type HistoryStore } from "@fleet/history";
+import { createPublisher, ingestApp } from "@fleet/ingest";
+import { createLive } from "@fleet/live";
+import { startRules } from "@fleet/rules";
+import { startTracker } from "@fleet/tracker";
+
+export interface Standalone {
+  url: string;
+  adminCreated: boolean;
+  /** The history store, for tests that check what reached it. */
+  history: HistoryStore;
+  close(): Promise<void>;
+}
+
+/**
+ * All four apps in one process. Each store is the configured one, or its embedded
+ * adapter when unset (PGlite and chDB under DATA_DIR, memory for the live store); the
+ * bus is in-process, since ingest and tracker share this process.
+ */
+export async function startStandalone(config: StandaloneEnv, logger: Logger): Promise<Standalone> {
+  const dataDir = path.resolve(config.DATA_DIR);
+  mkdirSync(dataDir, { recursive: true });
+
+  const db = await openDb({ databaseUrl: config.DATABASE_URL, dataDir });
+  await db.migrate();
+  const adminCreated = await ensureAdmin(db.db, config.FLEET_ADMIN_EMAIL, config.FLEET_ADMIN_PASSWORD);
+  const history = createHistory({ ...historySettings(config), dataDir });
+  await history.migrate();
+  const live = createLive({ redisUrl: config.REDIS_URL, snapshotPath: config.REDIS_URL ? undefined : path.join(dataDir, "live.json") });
+  const bus = createMemoryBus();
+
+  const tracker = await startTracker({
+    bus,
+    db: db.db,
+    history,
+    live,
+    logger: logger.child({ app: "tracker" }),
+    ...trackerSettings(config),
+  });
+  const rules = await startRules({ bus, logger: logger.child({ app: "rules" }) });
+  const publisher = createPublisher({
+    producer: await bus.producer(),
+    batchMax: config.INGEST_BATCH_MAX,
+    lingerMs: config.INGEST_LINGER_MS,
+    sendTimeoutMs: config.INGEST_SEND_TIMEOUT_MS,
+  });
+
+  const app = Fastify({ loggerInstance: logger, ...apiServerOptions() });
+  await app.register(ingestApp, { publisher });
+  await app.register(apiApp, { prefix: "/api", db: db.db, live, history, settings: { offlineAfterMs: config.OFFLINE_AFTER_MINUTES * 60_000, version: API_VERSION } });
+  const url = await app.listen({ host: config.HOST, port: config.PORT });
+
+  return {
+    url,
+    adminCreated,
+    history,
+    async close() {
+      await app.close();
+      // Ingest first, so what it acknowledged reaches the tracker before the tracker stops.
+      await publisher.close();
+      await tracker.close();
+      await rules.close();
+      await bus.close();
+      await Promise.all([history.close(), live.close(), db.close()]);
+    },
+  };
+}

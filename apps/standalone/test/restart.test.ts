@@ -1,0 +1,70 @@
+import { execFile } from "node:child_process";
+import { mkdtemp, rm } from "node:fs/promises";
+import { tmpdir } from "node:os";
+import path from "node:path";
+import { promisify } from "node:util";
+import { pino } from "pino";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { loadConfig, StandaloneEnvSchema } from "@fleet/config";
+import { waitFor } from "@fleet/testkit";
+import { startStandalone, type Standalone } from "../src/main.js";
+
+const run = promisify(execFile);
+const repoRoot = path.resolve(import.meta.dirname, "../../..");
+const admin = { FLEET_ADMIN_EMAIL: "root@restart.test", FLEET_ADMIN_PASSWORD: "restart-secret" };
+
+/** `pnpm fleet ...` as a user types it, against the running server. */
+async function fleetCli(url: string, ...args: string[]): Promise<string> {
+  const { stdout } = await run(process.execPath, ["--import", "tsx", "apps/cli/src/main.ts", ...args], {
+    cwd: repoRoot,
+    env: { ...process.env, FLEET_URL: url, FLEET_EMAIL: admin.FLEET_ADMIN_EMAIL, FLEET_PASSWORD: admin.FLEET_ADMIN_PASSWORD },
+  });
+  return stdout;
+}
+
+describe("embedded mode across a restart, driven by the CLI", () => {
+  let dataDir: string;
+  let fleet: Standalone | undefined;
+  const start = async () => {
+    const config = loadConfig(StandaloneEnvSchema, { DATA_DIR: dataDir, PORT: "0", HOST: "127.0.0.1", TRACKER_FLUSH_MS: "100", ...admin });
+    fleet = await startStandalone(config, pino({ level: "silent" }));
+    return fleet;
+  };
+
+  beforeAll(async () => {
+    dataDir = await mkdtemp(path.join(tmpdir(), "fleet-restart-"));
+  });
+  afterAll(async () => {
+    await fleet?.close();
+    await rm(dataDir, { recursive: true, force: true });
+  });
+
+  it("keeps users, devices, history and live state in DATA_DIR", async () => {
+    let f = await start();
+    expect(f.adminCreated).toBe(true);
+    expect(await fleetCli(f.url, "user", "add", "--email", "ops@restart.test", "--password", "ops-secret")).toMatch(/created user \d+ ops@restart.test/);
+    expect(await fleetCli(f.url, "device", "add", "--name", "Van 9", "--imei", "restart-9")).toMatch(/created device \d+ \(restart-9\)/);
+    const fix = { uniqueId: "restart-9", protocol: "osmand", latitude: "54.7", longitude: "25.3", altitude: "1", speed: "10", course: "1", fixTime: String(Date.now() - 1000) };
+    expect(await (await fetch(`${f.url}/insert.php?${new URLSearchParams(fix)}`)).json()).toEqual({ status: 1 });
+    expect(await (await fetch(`${f.url}/insert.php?${new URLSearchParams({ ...fix, uniqueId: "stranger-1" })}`)).json()).toEqual({ status: 1 });
+    await waitFor("the position in history", async () => (await f.history.count()) === 1, 30_000, 200);
+    await waitFor("the stranger counted", async () => (await fleetCli(f.url, "unregistered")).includes("stranger-1"), 30_000, 200);
+
+    await f.close();
+    fleet = undefined;
+    f = await start();
+    // Second start: the administrator exists already and is left alone.
+    expect(f.adminCreated).toBe(false);
+    expect(await f.history.count()).toBe(1);
+    expect(await fleetCli(f.url, "user", "list")).toContain("ops@restart.test");
+    const devices = await fleetCli(f.url, "device", "list");
+    expect(devices).toMatch(/restart-9\tVan 9\t\w+\t\d{4}-\d\d-\d\d \d\d:\d\d:\d\d\t54.7,25.3/);
+    expect(await fleetCli(f.url, "unregistered")).toMatch(/stranger-1\tosmand\t1 positions/);
+  }, 120_000);
+
+  it("answers a CLI mistake with a message, not a stack trace", async () => {
+    const f = fleet ?? (await start());
+    await expect(fleetCli(f.url, "device", "add", "--name", "No imei")).rejects.toMatchObject({ stderr: expect.stringContaining("--imei is required") });
+    await expect(fleetCli(f.url, "device", "add", "--name", "Dup", "--imei", "restart-9")).rejects.toMatchObject({ stderr: expect.stringContaining("imei: The imei has already been taken.") });
+  }, 60_000);
+});

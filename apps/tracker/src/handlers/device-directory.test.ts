@@ -1,0 +1,58 @@
+import { describe, expect, it } from "vitest";
+import { DeviceDirectory, type DeviceInfo, type DeviceSource } from "./device-directory.js";
+
+/** A records store in memory: what the directory reads, and what changed since when. */
+class Records implements DeviceSource {
+  devices = new Map<number, DeviceInfo & { removed: boolean; at: number }>();
+  lookups = 0;
+  private clock = 1_000_000;
+  put(d: DeviceInfo, removed = false) {
+    this.devices.set(d.id, { ...d, removed, at: (this.clock += 10_000) });
+  }
+  async findByImei(imei: string) {
+    this.lookups++;
+    return [...this.devices.values()].find((d) => d.imei === imei && !d.removed);
+  }
+  async changedSince(since: Date) {
+    const devices = [...this.devices.values()].filter((d) => d.at >= since.getTime()).sort((a, b) => a.at - b.at);
+    return { devices, newest: devices.length ? new Date(devices.at(-1)!.at) : undefined };
+  }
+}
+
+const dev = (id: number, imei: string): DeviceInfo => ({ id, imei, userIds: [1], minMovingSpeed: 6 });
+
+describe("DeviceDirectory", () => {
+  it("finds a device added after the last sync at once, and asks for an unknown IMEI once per sync", async () => {
+    const records = new Records();
+    const dir = new DeviceDirectory(records);
+    await dir.sync();
+    records.put(dev(1, "a"));
+    expect((await dir.resolve(["a"])).get("a")?.id).toBe(1);
+    await dir.resolve(["zzz"]);
+    await dir.resolve(["zzz"]);
+    expect(records.lookups).toBe(2);
+    await dir.sync();
+    await dir.resolve(["zzz"]);
+    expect(records.lookups).toBe(3);
+  });
+
+  it("follows an IMEI change, a removal, and an IMEI taken over by a new device", async () => {
+    const records = new Records();
+    const dir = new DeviceDirectory(records);
+    records.put(dev(1, "a"));
+    await dir.sync();
+    records.put(dev(1, "b"));
+    await dir.sync();
+    expect([...(await dir.resolve(["a", "b"])).entries()].map(([imei, d]) => [imei, d.id])).toEqual([["b", 1]]);
+    records.put(dev(1, "b"), true);
+    records.put(dev(2, "b"));
+    await dir.sync();
+    expect((await dir.resolve(["b"])).get("b")?.id).toBe(2);
+    records.put(dev(2, "b"), true);
+    await dir.sync();
+    records.lookups = 0;
+    expect((await dir.resolve(["b"])).size).toBe(0);
+    // Removed: not in the cache, so the store was asked (and said no).
+    expect(records.lookups).toBe(1);
+  });
+});

@@ -1,0 +1,77 @@
+/** What the tracker needs to know of a device; kept in memory, refreshed from the records store. */
+export interface DeviceInfo {
+  id: number;
+  imei: string;
+  userIds: number[];
+  /** km/h at or above which the device counts as moving. */
+  minMovingSpeed: number;
+}
+
+export interface DeviceSource {
+  findByImei(imei: string): Promise<DeviceInfo | undefined>;
+  /** Devices whose record changed after `since`, with `removed` for deleted ones, and the newest change time seen. */
+  changedSince(since: Date): Promise<{ devices: (DeviceInfo & { removed: boolean })[]; newest: Date | undefined }>;
+}
+
+const SYNC_OVERLAP_MS = 5000;
+
+/**
+ * imei → device, in memory. A miss asks the records store once (so a device added a
+ * moment ago is found at once) and is remembered as unknown until the next sync, so a
+ * flood from an unregistered device costs one query per sync interval, not per position.
+ */
+export class DeviceDirectory {
+  private readonly known = new Map<string, DeviceInfo>();
+  /** id → imei of `known`, so a device whose IMEI changed drops its old entry in O(1). */
+  private readonly imeiOf = new Map<number, string>();
+  private unknown = new Set<string>();
+  private watermark = new Date(0);
+
+  constructor(private readonly source: DeviceSource) {}
+
+  async resolve(imeis: Iterable<string>): Promise<Map<string, DeviceInfo>> {
+    const out = new Map<string, DeviceInfo>();
+    const misses: string[] = [];
+    for (const imei of imeis) {
+      const d = this.known.get(imei);
+      if (d) out.set(imei, d);
+      else if (!this.unknown.has(imei)) misses.push(imei);
+    }
+    for (const imei of misses) {
+      const d = await this.source.findByImei(imei);
+      if (d) {
+        this.remember(d);
+        out.set(imei, d);
+      } else this.unknown.add(imei);
+    }
+    return out;
+  }
+
+  private remember(d: DeviceInfo): void {
+    const previous = this.imeiOf.get(d.id);
+    if (previous !== undefined && previous !== d.imei && this.known.get(previous)?.id === d.id) this.known.delete(previous);
+    this.known.set(d.imei, d);
+    this.imeiOf.set(d.id, d.imei);
+  }
+
+  private forget(id: number, imei: string): void {
+    // Only drop the IMEI if it is still this device's: a deleted device's IMEI may belong to a new one.
+    if (this.known.get(imei)?.id === id) this.known.delete(imei);
+    const previous = this.imeiOf.get(id);
+    if (previous !== undefined && this.known.get(previous)?.id === id) this.known.delete(previous);
+    this.imeiOf.delete(id);
+  }
+
+  /** Picks up added, edited and removed devices; also forgets misses so they are asked again. */
+  async sync(): Promise<void> {
+    // Re-reading a few seconds back catches a transaction that committed after a sync
+    // that already saw a later updated_at; re-applying a device is harmless.
+    const { devices, newest } = await this.source.changedSince(new Date(this.watermark.getTime() - SYNC_OVERLAP_MS));
+    for (const d of devices) {
+      if (d.removed) this.forget(d.id, d.imei);
+      else this.remember({ id: d.id, imei: d.imei, userIds: d.userIds, minMovingSpeed: d.minMovingSpeed });
+    }
+    if (newest && newest > this.watermark) this.watermark = newest;
+    this.unknown = new Set();
+  }
+}

@@ -1,0 +1,90 @@
+import { distanceKm } from "@fleet/geo";
+import { KNOTS_TO_KMH, knownAttribute, TAIL_MAX, type EnrichedPosition, type HistoryRow, type LiveState, type RawPosition, type TailPoint } from "@fleet/contracts";
+import type { DeviceInfo } from "./device-directory.js";
+
+export interface Enriched {
+  history: HistoryRow;
+  enriched: EnrichedPosition;
+  /** The device's live state after this position (unchanged fields when the fix is older). */
+  state: LiveState;
+}
+
+type Ordered = { fixTime: number; id: number };
+const before = (a: Ordered, b: Ordered) => a.fixTime < b.fixTime || (a.fixTime === b.fixTime && a.id < b.id);
+
+/**
+ * The known point just before `p` in time (never `p` itself), among the device's tail
+ * and the point handled just before it in this batch: the same answer on a replay.
+ * The tail holds the device's most recent points, so any point between its oldest and
+ * `p` is in it. When `p` is older than a full tail, the answer is not known here
+ * (`known: false`) and the caller asks history.
+ */
+export function previousPoint(tail: readonly TailPoint[], inBatch: TailPoint | undefined, p: Ordered): { prev: TailPoint | undefined; known: boolean } {
+  let prev: TailPoint | undefined;
+  for (const t of tail) if (t.id !== p.id && before(t, p) && (!prev || before(prev, t))) prev = t;
+  if (inBatch && inBatch.id !== p.id && before(inBatch, p) && (!prev || before(prev, inBatch))) prev = inBatch;
+  return { prev, known: prev !== undefined || tail.length < TAIL_MAX };
+}
+
+function withPoint(tail: readonly TailPoint[], point: TailPoint): TailPoint[] {
+  const last = tail.at(-1);
+  // The usual case, a fix newer than every point held: append without sorting.
+  if (!last || before(last, point)) {
+    const next = tail.length >= TAIL_MAX ? tail.slice(tail.length - TAIL_MAX + 1) : tail.slice();
+    next.push(point);
+    return next;
+  }
+  if (tail.some((t) => t.id === point.id)) return [...tail];
+  const next = [...tail, point].sort((a, b) => (before(a, b) ? -1 : before(b, a) ? 1 : 0));
+  return next.length > TAIL_MAX ? next.slice(next.length - TAIL_MAX) : next;
+}
+
+/**
+ * One position through the tracker's pure steps: units, distance from `prev` (the
+ * device's fix just before it in time), and the live state it leads to. Deterministic
+ * for a replayed message, so history rows written again are identical.
+ */
+export function enrichPosition(raw: RawPosition, device: DeviceInfo, current: LiveState | undefined, prev: TailPoint | undefined): Enriched {
+  const speedKmh = Math.round(raw.speed * KNOTS_TO_KMH * 100) / 100;
+  const point: TailPoint = { id: raw.id, fixTime: raw.fixTime, latitude: raw.latitude, longitude: raw.longitude };
+  const distance = prev ? distanceKm({ lat: prev.latitude, lng: prev.longitude }, { lat: raw.latitude, lng: raw.longitude }) : 0;
+  const distanceRounded = Math.round(distance * 1e6) / 1e6;
+  const isNewer = !current || before({ fixTime: current.fixTime, id: current.positionId }, point);
+  const isLatest = isNewer || current?.positionId === raw.id;
+
+  const tracked = {
+    id: raw.id,
+    deviceId: device.id,
+    uniqueId: raw.uniqueId,
+    protocol: raw.protocol,
+    latitude: raw.latitude,
+    longitude: raw.longitude,
+    altitude: raw.altitude,
+    course: raw.course,
+    speedKmh,
+    distanceKm: distanceRounded,
+    fixTime: raw.fixTime,
+    serverTime: raw.serverTime,
+    attributes: raw.attributes,
+  };
+  const tail = withPoint(current?.tail ?? [], point);
+  let state: LiveState;
+  if (current && !isNewer) {
+    state = { ...current, tail };
+  } else {
+    const { id, distanceKm: _distance, ...fix } = tracked;
+    const moving = speedKmh >= device.minMovingSpeed;
+    state = {
+      ...fix,
+      positionId: id,
+      movedAt: moving ? raw.fixTime : (current?.movedAt ?? raw.fixTime),
+      odometerKm: (current?.odometerKm ?? 0) + distanceRounded,
+      tail,
+    };
+  }
+
+  const valid = knownAttribute(raw.attributes, "valid");
+  const history: HistoryRow = { ...tracked, valid: valid !== false && valid !== "false" };
+  const enriched: EnrichedPosition = { ...tracked, userIds: device.userIds, latest: isLatest };
+  return { history, enriched, state };
+}

@@ -1,0 +1,69 @@
+import { afterEach, beforeEach, describe, expect, it } from "vitest";
+import { createMemoryBus, type DeliveredMessage } from "@fleet/bus";
+import type { RawPosition } from "@fleet/contracts";
+import { createChdbHistory, type HistoryStore } from "@fleet/history";
+import { createMemoryLive, type LiveStore } from "@fleet/live";
+import { tempChdbDir } from "@fleet/testkit";
+import { DeviceDirectory, type DeviceInfo } from "./handlers/device-directory.js";
+import { UnregisteredCounter } from "./handlers/unregistered.js";
+import { createPipeline, type Pipeline } from "./pipeline.js";
+
+const silent = { info: () => undefined, warn: () => undefined, error: () => undefined };
+const device: DeviceInfo = { id: 1, imei: "known", userIds: [7], minMovingSpeed: 6 };
+
+let offset = 0;
+function message(value: unknown, key = "known"): DeliveredMessage {
+  return { key, value: Buffer.from(typeof value === "string" ? value : JSON.stringify(value)), partition: 0, offset: String(offset++) };
+}
+function raw(id: number, fixTime: number, uniqueId = "known"): RawPosition {
+  return { id, uniqueId, protocol: "osmand", latitude: 54 + id * 0.001, longitude: 25, altitude: 1, course: 0, speed: 20, fixTime, serverTime: fixTime + 100, attributes: {} };
+}
+
+describe("tracker pipeline on the embedded stores", () => {
+  let dir: Awaited<ReturnType<typeof tempChdbDir>>;
+  let history: HistoryStore;
+  let live: LiveStore;
+  let unregistered: UnregisteredCounter;
+  let pipeline: Pipeline;
+
+  beforeEach(async () => {
+    dir = await tempChdbDir();
+    history = createChdbHistory({ path: dir.path });
+    await history.migrate();
+    live = createMemoryLive();
+    unregistered = new UnregisteredCounter();
+    const directory = new DeviceDirectory({
+      findByImei: async (imei) => (imei === device.imei ? device : undefined),
+      changedSince: async () => ({ devices: [], newest: undefined }),
+    });
+    pipeline = createPipeline({ directory, unregistered, history, live, producer: await createMemoryBus().producer(), logger: silent, flushRows: 1000, flushMs: 5, enrichedTopic: "enriched" });
+  });
+
+  afterEach(async () => {
+    await history.close();
+    await dir.cleanup();
+  });
+
+  it("writes history and live state, skips poison messages and counts unknown devices", async () => {
+    await pipeline.handleBatch([message(raw(1, 1_000)), message("not json"), message({ id: "x" }), message(raw(2, 2_000)), message(raw(3, 3_000, "stranger"), "stranger")]);
+    expect(await history.count()).toBe(2);
+    expect(pipeline.stats()).toEqual({ positions: 2, unregistered: 1, invalid: 2 });
+    const state = (await live.getStates([1])).get(1)!;
+    expect(state.positionId).toBe(2);
+    expect((await live.changedSince(7, 0)).deviceIds).toEqual([1]);
+    const written: { uniqueId: string; count: number }[] = [];
+    await unregistered.flush(async (entries) => void written.push(...entries));
+    expect(written).toMatchObject([{ uniqueId: "stranger", count: 1 }]);
+  });
+
+  it("asks history for the predecessor of a fix older than the whole tail", async () => {
+    const track = Array.from({ length: 40 }, (_, i) => raw(100 + i, 10_000 + i * 1000));
+    await pipeline.handleBatch(track.map((p) => message(p)));
+    const first = await history.query({ deviceId: 1, fromMs: 0, toMs: 1e13 });
+    // The same fixes again (a replay): the first one is older than the 30-point tail.
+    await pipeline.handleBatch(track.slice(2).map((p) => message(p)));
+    const again = await history.query({ deviceId: 1, fromMs: 0, toMs: 1e13 });
+    expect(again).toEqual(first);
+    expect(again[2]!.distanceKm).toBeGreaterThan(0.1);
+  });
+});

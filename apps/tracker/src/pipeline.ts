@@ -1,0 +1,135 @@
+import { TypeCompiler } from "@sinclair/typebox/compiler";
+import { createBatcher } from "@fleet/batcher";
+import type { BusProducer, DeliveredMessage, OutgoingMessage } from "@fleet/bus";
+import { RawPositionSchema, type HistoryRow, type LiveState, type RawPosition, type TailPoint } from "@fleet/contracts";
+import type { HistoryStore } from "@fleet/history";
+import type { LiveStore } from "@fleet/live";
+import type { DeviceDirectory } from "./handlers/device-directory.js";
+import { enrichPosition, previousPoint } from "./handlers/enrich.js";
+import type { UnregisteredCounter } from "./handlers/unregistered.js";
+
+export interface Logger {
+  info(obj: object, msg?: string): void;
+  warn(obj: object, msg?: string): void;
+  error(obj: object, msg?: string): void;
+}
+
+export interface PipelineDeps {
+  directory: DeviceDirectory;
+  unregistered: UnregisteredCounter;
+  history: HistoryStore;
+  live: LiveStore;
+  producer: BusProducer;
+  logger: Logger;
+  flushRows: number;
+  flushMs: number;
+  enrichedTopic: string;
+}
+
+export interface Pipeline {
+  /** Handles one partition's messages in order; resolves once history, live state and the enriched topic all hold them. */
+  handleBatch(messages: readonly DeliveredMessage[]): Promise<void>;
+  /** Writes what waits for a flush. */
+  drain(): Promise<void>;
+  stats(): { positions: number; unregistered: number; invalid: number };
+}
+
+const RawPositionCheck = TypeCompiler.Compile(RawPositionSchema);
+
+function decode(m: DeliveredMessage): RawPosition | undefined {
+  try {
+    const v: unknown = JSON.parse(m.value.toString("utf8"));
+    if (RawPositionCheck.Check(v)) return v;
+  } catch {
+    // fall through: a message that is not JSON is as unusable as one of the wrong shape
+  }
+  return undefined;
+}
+
+/**
+ * The tracker's chain: decode → resolve device → enrich (units, distance, live state)
+ * → persist. History rows from every partition share flushes, so the history store
+ * sees few large inserts: a flush goes out when every batch in hand has added its rows
+ * (the bus fetches again only once they are all handled, so waiting longer would only
+ * stall it), at flushRows, or after flushMs at the latest.
+ */
+export function createPipeline(deps: PipelineDeps): Pipeline {
+  const counters = { positions: 0, unregistered: 0, invalid: 0 };
+  const historyBatcher = createBatcher<HistoryRow>({
+    maxItems: deps.flushRows,
+    lingerMs: deps.flushMs,
+    maxConcurrent: 2,
+    flush: (rows) => deps.history.insert(rows),
+  });
+
+  let preparing = 0;
+
+  return {
+    async handleBatch(messages) {
+      preparing++;
+      let added = false;
+      const rowsAdded = () => {
+        if (added) return;
+        added = true;
+        if (--preparing === 0) historyBatcher.flush();
+      };
+      try {
+        await handle(messages, rowsAdded);
+      } finally {
+        rowsAdded();
+      }
+    },
+    drain: () => historyBatcher.drain(),
+    stats: () => ({ ...counters }),
+  };
+
+  async function handle(messages: readonly DeliveredMessage[], rowsAdded: () => void): Promise<void> {
+    const raws: RawPosition[] = [];
+    let firstInvalid: DeliveredMessage | undefined;
+    for (const m of messages) {
+      const raw = decode(m);
+      if (raw) raws.push(raw);
+      else firstInvalid ??= m;
+    }
+    if (firstInvalid) {
+      // Poison messages must not stall their partition: skip them, one log line per batch.
+      const skipped = messages.length - raws.length;
+      counters.invalid += skipped;
+      deps.logger.warn({ partition: firstInvalid.partition, offset: firstInvalid.offset, key: firstInvalid.key, skipped }, "skipping messages that are not positions");
+    }
+    if (raws.length === 0) return;
+
+    const devices = await deps.directory.resolve(new Set(raws.map((r) => r.uniqueId)));
+    const deviceIds = [...new Set([...devices.values()].map((d) => d.id))];
+    const states = deviceIds.length > 0 ? await deps.live.getStates(deviceIds) : new Map<number, LiveState>();
+
+    const rows: HistoryRow[] = [];
+    const enrichedOut: OutgoingMessage[] = [];
+    const changed = new Map<number, { state: LiveState; userIds: number[] }>();
+    const lastInBatch = new Map<number, TailPoint>();
+    for (const raw of raws) {
+      const device = devices.get(raw.uniqueId);
+      if (!device) {
+        deps.unregistered.see(raw.uniqueId, raw.protocol, raw.serverTime);
+        counters.unregistered++;
+        continue;
+      }
+      const current = states.get(device.id);
+      const found = current ? previousPoint(current.tail, lastInBatch.get(device.id), raw) : { prev: undefined, known: true };
+      // Only a replay or a late fix older than the device's whole tail gets here: rare, so one query each is fine.
+      const prev = found.known ? found.prev : await deps.history.previous(device.id, raw);
+      const out = enrichPosition(raw, device, current, prev);
+      lastInBatch.set(device.id, { id: raw.id, fixTime: raw.fixTime, latitude: raw.latitude, longitude: raw.longitude });
+      states.set(device.id, out.state);
+      changed.set(device.id, { state: out.state, userIds: device.userIds });
+      rows.push(out.history);
+      enrichedOut.push({ key: raw.uniqueId, value: JSON.stringify(out.enriched) });
+    }
+    if (rows.length === 0) return;
+
+    const written = historyBatcher.add(rows);
+    rowsAdded();
+    await Promise.all([written, deps.live.putStates([...changed.values()]), deps.producer.send(deps.enrichedTopic, enrichedOut)]);
+    counters.positions += rows.length;
+  }
+}
