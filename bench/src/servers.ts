@@ -1,0 +1,75 @@
+import { randomUUID } from "node:crypto";
+import http from "node:http";
+import type { AddressInfo } from "node:net";
+import Fastify, { LogController } from "fastify";
+import type { BusProducer } from "@fleet/bus";
+import type { IngestEnv } from "@fleet/config";
+import { createPublisher, ingestApp, type Publisher } from "@fleet/ingest";
+import { countingProducer, type SendCounter } from "./counting.js";
+
+export interface Running {
+  url: string;
+  close(): Promise<void>;
+  /** Bus sends so far and the messages they carried, where the server publishes. */
+  sent?: SendCounter;
+}
+
+const OK = '{"status":1}';
+
+/** The baseline: a bare node:http server that parses the URL and answers like ingest does. */
+export async function startBareServer(): Promise<Running> {
+  const server = http.createServer((req, res) => {
+    const url = new URL(req.url ?? "/", "http://localhost");
+    if (req.method === "GET" && url.pathname === "/insert.php" && url.searchParams.has("uniqueId")) {
+      res.writeHead(200, { "content-type": "application/json", "content-length": OK.length });
+      res.end(OK);
+    } else {
+      res.writeHead(404).end();
+    }
+  });
+  await new Promise<void>((resolve) => server.listen(0, "127.0.0.1", resolve));
+  const { port } = server.address() as AddressInfo;
+  return {
+    url: `http://127.0.0.1:${port}`,
+    close: () =>
+      new Promise<void>((resolve, reject) => {
+        server.closeAllConnections();
+        server.close((err) => (err ? reject(err) : resolve()));
+      }),
+  };
+}
+
+/**
+ * The real ingest app, wired as apps/ingest/src/server.ts wires it (same fastify options,
+ * same publisher settings from IngestEnvSchema), with the logger off and the bench's own
+ * topic instead of positions.raw.
+ */
+export async function startIngestServer(busProducer: BusProducer, config: IngestEnv, topic: string): Promise<Running> {
+  const sent: SendCounter = { sends: 0, messages: 0 };
+  const publisher = createPublisher({
+    producer: countingProducer(busProducer, sent),
+    topic,
+    batchMax: config.INGEST_BATCH_MAX,
+    lingerMs: config.INGEST_LINGER_MS,
+    sendTimeoutMs: config.INGEST_SEND_TIMEOUT_MS,
+  });
+  return { ...(await startIngestApp(publisher)), sent };
+}
+
+/** The ingest app over any publisher (experiments swap in variants). Closing closes the publisher. */
+export async function startIngestApp(publisher: Publisher): Promise<Running> {
+  const app = Fastify({ logger: false, logController: new LogController({ disableRequestLogging: true }), requestIdHeader: "x-request-id", genReqId: () => randomUUID() });
+  await app.register(ingestApp, { publisher });
+  await app.listen({ host: "127.0.0.1", port: 0 });
+  const { port } = app.server.address() as AddressInfo;
+  let closed = false;
+  return {
+    url: `http://127.0.0.1:${port}`,
+    async close() {
+      if (closed) return;
+      closed = true;
+      await app.close();
+      await publisher.close();
+    },
+  };
+}
