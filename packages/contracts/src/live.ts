@@ -22,6 +22,10 @@ export const LiveStateSchema = Type.Object({
   movedAt: Type.Integer(),
   /** Running GPS distance in km, summed by the tracker. */
   odometerKm: Type.Number(),
+  /** Whether the engine was on at the latest fix (the device's ignition/acc/engine sensor, else motion). */
+  engineOn: Type.Optional(Type.Boolean()),
+  /** Running engine-on time in seconds, summed by the tracker between fixes with the engine on. Absent in states written before it existed. */
+  engineSeconds: Type.Optional(Type.Number()),
   tail: Type.Array(TailPointSchema),
 });
 export type LiveState = Static<typeof LiveStateSchema>;

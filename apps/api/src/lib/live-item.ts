@@ -1,5 +1,6 @@
 import { formatDateTime, knownAttribute, type DeviceData, type KnownAttribute, type LiveDeviceItem, type LiveState } from "@fleet/contracts";
 import type { User, UserDeviceRecord } from "@fleet/db";
+import type { LiveExtras } from "./live-extras.js";
 
 const KM_PER_MILE = 1.609344;
 const FT_PER_M = 3.28084;
@@ -77,7 +78,7 @@ export interface LiveItemContext {
  * One device of the live list: its record, its latest state from the live store, in the
  * user's units and timezone. A device that never reported shows as offline at 0,0.
  */
-export function liveItem(d: UserDeviceRecord, state: LiveState | undefined, ctx: LiveItemContext): LiveDeviceItem {
+export function liveItem(d: UserDeviceRecord, state: LiveState | undefined, ctx: LiveItemContext, extras?: LiveExtras): LiveDeviceItem {
   const { user, now } = ctx;
   const miles = user.unitOfDistance === "mi";
   const feet = user.unitOfAltitude === "ft";
@@ -106,9 +107,9 @@ export function liveItem(d: UserDeviceRecord, state: LiveState | undefined, ctx:
     altitude: state ? Math.round(feet ? state.altitude * FT_PER_M : state.altitude) : 0,
     address: "-",
     protocol: state?.protocol ?? "",
-    driver: "-",
-    sensors: [],
-    services: [],
+    driver: extras?.driver ?? "-",
+    sensors: extras?.sensors ?? [],
+    services: extras?.services ?? [],
     tail: tail.map((t) => ({ lat: String(t.latitude), lng: String(t.longitude) })),
     distance_unit_hour: miles ? "mph" : "kph",
     device_data: deviceData(d, user),
@@ -118,7 +119,7 @@ export function liveItem(d: UserDeviceRecord, state: LiveState | undefined, ctx:
     unit_of_capacity: user.unitOfCapacity,
     stop_duration: state && !moving ? formatDuration(now - state.movedAt) : "0s",
     moved_timestamp: state ? Math.floor(state.movedAt / 1000) : 0,
-    engine_status: null,
+    engine_status: extras?.engineStatus ?? null,
     icon_type: d.deviceIconsType,
     icon_color: !online ? colors.offline : moving ? colors.moving : colors.stopped,
     icon_colors: { ...colors },

@@ -15,6 +15,7 @@ import {
 import { DevicesLimitError, DuplicateImeiError, UnknownDeviceGroupError, UserGroup, createDevice, listDeviceGroups, listUserDevices, listUsers } from "@fleet/db";
 import type { FastifyPluginAsyncTypebox } from "@fastify/type-provider-typebox";
 import { CHANGE_RETENTION_MS } from "@fleet/live";
+import { loadLiveExtras } from "../lib/live-extras.js";
 import { liveItem } from "../lib/live-item.js";
 import { currentUser } from "../plugins/app/auth.js";
 
@@ -86,11 +87,12 @@ export const deviceRoutes: FastifyPluginAsyncTypebox = async (app) => {
     const user = currentUser(req);
     const [devices, groups] = await Promise.all([listUserDevices(db, user.id), listDeviceGroups(db, user.id)]);
     const states = await live.getStates(devices.map((d) => d.id));
+    const extras = await loadLiveExtras(db, user, devices, states);
     const ctx = { user, now: Date.now(), offlineAfterMs: settings.offlineAfterMs };
     const byGroup = new Map<number, { id: number; title: string; items: ReturnType<typeof liveItem>[] }>();
     byGroup.set(0, { id: 0, title: "Ungrouped", items: [] });
     for (const g of groups) byGroup.set(g.id, { id: g.id, title: g.title, items: [] });
-    for (const d of devices) byGroup.get(d.pivot.groupId ?? 0)?.items.push(liveItem(d, states.get(d.id), ctx));
+    for (const d of devices) byGroup.get(d.pivot.groupId ?? 0)?.items.push(liveItem(d, states.get(d.id), ctx, extras.get(d.id)));
     return [...byGroup.values()].filter((g) => g.items.length > 0);
   });
 
@@ -116,9 +118,10 @@ export const deviceRoutes: FastifyPluginAsyncTypebox = async (app) => {
       const wanted = complete ? new Set(deviceIds) : undefined;
       const devices = (await listUserDevices(db, user.id)).filter((d) => !wanted || wanted.has(d.id));
       const states = await live.getStates(devices.map((d) => d.id));
+      const extras = await loadLiveExtras(db, user, devices, states);
       const ctx = { user, now: Date.now(), offlineAfterMs: settings.offlineAfterMs };
       const items = devices.map((d) => {
-        const item = liveItem(d, states.get(d.id), ctx);
+        const item = liveItem(d, states.get(d.id), ctx, extras.get(d.id));
         return { ...item, sensors: JSON.stringify(item.sensors), services: JSON.stringify(item.services), tail: JSON.stringify(item.tail) };
       });
       return { items, events: [], time: Math.floor(now / 1000), version: settings.version };

@@ -4,3 +4,4 @@ export * from "./auth.js";
 export * from "./devices.js";
 export * from "./catalogues.js";
 export * from "./admin.js";
+export * from "./pagination.js";

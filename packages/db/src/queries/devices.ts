@@ -75,6 +75,17 @@ function selectUserDevices(db: Queryable, userId: number, extra?: SQL): Promise<
     .then((rows) => rows.map(({ device, pivot }) => ({ ...device, pivot })));
 }
 
+/**
+ * One of the user's non-deleted devices, or undefined when the id does not exist, is
+ * deleted or is not the user's (callers answer all three alike).
+ */
+export async function findUserDevice(db: Queryable, userId: number, deviceId: number): Promise<UserDeviceRecord | undefined> {
+  // Ids beyond int4 cannot exist, and Postgres would refuse to compare them.
+  if (!Number.isSafeInteger(deviceId) || deviceId < 1 || deviceId > 2_147_483_647) return undefined;
+  const [record] = await selectUserDevices(db, userId, eq(devices.id, deviceId));
+  return record;
+}
+
 /** The user's non-deleted devices with that user's pivot fields, by id. */
 export function listUserDevices(db: Queryable, userId: number): Promise<UserDeviceRecord[]> {
   return selectUserDevices(db, userId);

@@ -1,6 +1,7 @@
-import { boolean, index, integer, pgTable, primaryKey } from "drizzle-orm/pg-core";
+import { boolean, index, integer, pgTable, primaryKey, timestamp } from "drizzle-orm/pg-core";
 import { deviceGroups } from "./device-groups.js";
 import { devices } from "./devices.js";
+import { drivers } from "./drivers.js";
 import { users } from "./users.js";
 
 /**
@@ -18,8 +19,10 @@ export const userDevices = pgTable(
       .references(() => devices.id, { onDelete: "cascade" }),
     // null = ungrouped. The group's owner is checked by the query layer, not by this key.
     groupId: integer("group_id").references(() => deviceGroups.id, { onDelete: "set null" }),
-    // No foreign key yet: the drivers table does not exist.
-    currentDriverId: integer("current_driver_id"),
+    currentDriverId: integer("current_driver_id").references(() => drivers.id, { onDelete: "set null" }),
+    // Fix time of the position whose RFID made the current driver, so a replayed or late
+    // older position cannot switch back to an earlier driver. null = set by hand.
+    currentDriverSince: timestamp("current_driver_since", { withTimezone: true, mode: "date" }),
     active: boolean("active").notNull().default(true),
     // null = follow the device, then the user.
     timezoneId: integer("timezone_id"),

@@ -1,9 +1,47 @@
 import { sql } from "drizzle-orm";
-import { boolean, check, integer, pgTable, serial, text, timestamp } from "drizzle-orm/pg-core";
+import { boolean, check, integer, jsonb, pgTable, serial, text, timestamp } from "drizzle-orm/pg-core";
 
 /** The vendor's group ids (`group_id` in the account record); only these two are used so far. */
 export const UserGroup = { administrator: 1, user: 2 } as const;
 export type UserGroupId = (typeof UserGroup)[keyof typeof UserGroup];
+
+/** How the account's own SMS gateway is called (`edit_setup`); secrets stay server-side. */
+export interface SmsGatewayParams {
+  request_method: "get" | "post" | "app";
+  authentication: 0 | 1;
+  encoding: "0" | "json";
+  username: string;
+  password: string;
+  auth_id: string;
+  auth_token: string;
+  senders_phone: string;
+}
+export const defaultSmsGatewayParams: SmsGatewayParams = {
+  request_method: "get",
+  authentication: 0,
+  encoding: "0",
+  username: "",
+  password: "",
+  auth_id: "",
+  auth_token: "",
+  senders_phone: "",
+};
+
+/** Daylight saving rule of the account (`edit_setup` dst_* fields); null = none. */
+export interface DstSettings {
+  type: "exact" | "other" | "automatic";
+  date_from?: string;
+  date_to?: string;
+  month_from?: number;
+  month_to?: number;
+  week_pos_from?: number;
+  week_pos_to?: number;
+  week_day_from?: number;
+  week_day_to?: number;
+  time_from?: string;
+  time_to?: string;
+  dst_country_id?: number;
+}
 
 export const unitsOfDistance = ["km", "mi"] as const;
 export const unitsOfCapacity = ["lt", "gl"] as const;
@@ -36,6 +74,12 @@ export const users = pgTable(
     unitOfCapacity: text("unit_of_capacity", { enum: unitsOfCapacity }).notNull().default("lt"),
     unitOfAltitude: text("unit_of_altitude", { enum: unitsOfAltitude }).notNull().default("mt"),
     mapId: integer("map_id").notNull().default(1),
+    smsGateway: boolean("sms_gateway").notNull().default(false),
+    smsGatewayUrl: text("sms_gateway_url").notNull().default(""),
+    smsGatewayParams: jsonb("sms_gateway_params").$type<SmsGatewayParams>().notNull().default(defaultSmsGatewayParams),
+    dst: jsonb("dst").$type<DstSettings>(),
+    // 1 = Monday … 7 = Sunday.
+    weekStartDay: integer("week_start_day").notNull().default(1),
     createdAt: ts("created_at").notNull().defaultNow(),
     // Bumped by a trigger (migration 0001) on every UPDATE, whichever code issues it.
     updatedAt: ts("updated_at").notNull().defaultNow(),

@@ -1,0 +1,42 @@
+import type { FastifyRequest } from "fastify";
+
+export interface PageRequest {
+  page: number;
+  perPage: number;
+}
+
+/** The page a list request asks for: `page` (default 1) and `per_page` (default `defaultPerPage`). */
+export function pageRequest(query: { page?: number; per_page?: number }, defaultPerPage = 10): PageRequest {
+  return { page: query.page ?? 1, perPage: query.per_page ?? defaultPerPage };
+}
+
+/** `limit`/`offset` for the page. */
+export function pageWindow(p: PageRequest): { limit: number; offset: number } {
+  return { limit: p.perPage, offset: (p.page - 1) * p.perPage };
+}
+
+/**
+ * The spec's pagination wrapper. Page links repeat the request's own URL (path and query,
+ * api hash included, as the vendor's do) with `page` replaced, so a client can follow them.
+ */
+export function paginate<T>(req: FastifyRequest, p: PageRequest, total: number, data: T[]) {
+  const lastPage = Math.max(1, Math.ceil(total / p.perPage));
+  const url = new URL(req.url, "http://placeholder");
+  const link = (page: number) => {
+    url.searchParams.set("page", String(page));
+    return `${url.pathname}${url.search}`;
+  };
+  const from = data.length > 0 ? (p.page - 1) * p.perPage + 1 : null;
+  return {
+    total,
+    per_page: p.perPage,
+    current_page: p.page,
+    last_page: lastPage,
+    from,
+    to: from === null ? null : from + data.length - 1,
+    next_page_url: p.page < lastPage ? link(p.page + 1) : null,
+    prev_page_url: p.page > 1 ? link(Math.min(p.page - 1, lastPage)) : null,
+    url: new URL(req.url, "http://placeholder").pathname,
+    data,
+  };
+}
