@@ -8,3 +8,8 @@ export * from "./queries/devices.js";
 export * from "./queries/unregistered.js";
 export * from "./queries/device-groups.js";
 export * from "./validators.js";
+export * from "./queries/drivers.js";
+export * from "./queries/sensors.js";
+export * from "./queries/services.js";
+export * from "./queries/setup.js";
+export * from "./queries/device-edit.js";

@@ -5,3 +5,8 @@ export * from "./devices.js";
 export * from "./catalogues.js";
 export * from "./admin.js";
 export * from "./pagination.js";
+export * from "./drivers.js";
+export * from "./sensors.js";
+export * from "./services.js";
+export * from "./setup.js";
+export * from "./device-edit.js";
