@@ -1,4 +1,4 @@
-import { Kafka, Partitioners, logLevel, type Consumer, type ICustomPartitioner, type KafkaMessage, type Message, type Producer, type RetryOptions, type logCreator } from "kafkajs";
+import { Kafka, Partitioners, logLevel, type Admin, type Consumer, type ICustomPartitioner, type KafkaMessage, type Message, type Producer, type RetryOptions, type logCreator } from "kafkajs";
 import {
   decodeEnvelope,
   encodeEnvelope,
@@ -430,6 +430,20 @@ export function createKafkaBus(options: KafkaBusOptions): Bus {
     };
   }
 
+  async function waitForLeaders(admin: Admin, topics: string[], timeoutMs = 30_000): Promise<void> {
+    const deadline = Date.now() + timeoutMs;
+    for (let delay = 50; ; delay = Math.min(delay * 2, 1000)) {
+      try {
+        const { topics: metadata } = await admin.fetchTopicMetadata({ topics });
+        if (metadata.length === topics.length && metadata.every((t) => t.partitions.length > 0 && t.partitions.every((p) => p.leader >= 0))) return;
+      } catch (err) {
+        if (Date.now() > deadline) throw err;
+      }
+      if (Date.now() > deadline) throw new Error(`topics ${topics.join(", ")} have no leaders after ${timeoutMs} ms`);
+      await new Promise((r) => setTimeout(r, delay));
+    }
+  }
+
   async function ensureTopics(topics: string[], partitions = options.partitions ?? 12): Promise<void> {
     const admin = kafka.admin();
     await admin.connect();
@@ -440,10 +454,13 @@ export function createKafkaBus(options: KafkaBusOptions): Bus {
       const missing = [...new Set(topics)].filter((t) => !existing.has(t));
       if (missing.length > 0) {
         // replicationFactor -1: the broker's default.replication.factor. Already-exists (a race) is fine.
+        // kafkajs's own waitForLeaders retries only LEADER_NOT_AVAILABLE, but a busy broker
+        // first answers UNKNOWN_TOPIC_OR_PARTITION for a topic it created a moment ago: wait here.
         await admin.createTopics({
           topics: missing.map((topic) => ({ topic, numPartitions: partitions, replicationFactor: -1 })),
-          waitForLeaders: true,
+          waitForLeaders: false,
         });
+        await waitForLeaders(admin, missing);
       }
       // What the topics have (an existing one may differ from `partitions`), so that a producer
       // packs from its first send. Best effort: without it, the first send teaches the producer.
