@@ -78,6 +78,28 @@ describeApi("malformed requests", (h) => {
     expect(invalid(res)).toHaveProperty("name");
   });
 
+  it("refuses bytes that are not UTF-8 in a JSON, form, multipart body or the query, storing nothing", async () => {
+    const user = await h.newUser();
+    const url = `/api/add_device?lang=en&user_api_hash=${user.hash}`;
+    const bad = Buffer.from([0x54, 0x72, 0xff, 0xfe, 0x6b]); // "Tr", two bytes no UTF-8 text has, "k"
+    const fields = deviceFields();
+    const [head, tail] = JSON.stringify({ ...fields, name: "__BAD__" }).split("__BAD__");
+    const jsonBody = Buffer.concat([Buffer.from(head!), bad, Buffer.from(tail!)]);
+    expect(failure(await h.inject({ method: "POST", url, headers: json, payload: jsonBody }), 400)).toMatch(/UTF-8/);
+    const form = Buffer.concat([Buffer.from(`${new URLSearchParams(Object.entries(fields).map(([k, v]) => [k, String(v)])).toString()}&plate_number=`), bad]);
+    failure(await h.inject({ method: "POST", url, headers: { "content-type": "application/x-www-form-urlencoded" }, payload: form }), 400);
+    const boundary = "XyZ";
+    const parts = Object.entries({ ...fields, name: "__BAD__" }).map(([k, v]) => `--${boundary}\r\ncontent-disposition: form-data; name="${k}"\r\n\r\n${String(v)}\r\n`).join("");
+    const [before, after] = `${parts}--${boundary}--\r\n`.split("__BAD__");
+    const multipartBody = Buffer.concat([Buffer.from(before!), bad, Buffer.from(after!)]);
+    failure(await h.inject({ method: "POST", url, headers: { "content-type": `multipart/form-data; boundary=${boundary}` }, payload: multipartBody }), 400);
+    // Percent-encoded in the query: the query parser keeps an undecodable escape as its
+    // literal text, so the value arrives as plain ASCII and is no different from any other.
+    const res = await h.inject({ method: "GET", url: `/api/get_devices?lang=en&user_api_hash=${user.hash}&s=%FF%FE` });
+    expect(res.status, res.text).toBe(200);
+    expect(await countUserDevices(h.db, user.id)).toBe(0);
+  });
+
   it("answers a body over the size limit with 413", async () => {
     const payload = JSON.stringify({ email: "a@example.com", password: "x".repeat(11 * 1024 * 1024) });
     failure(await h.inject({ method: "POST", url: "/api/login", headers: json, payload }), 413);

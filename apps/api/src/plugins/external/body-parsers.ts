@@ -18,6 +18,18 @@ export function failedReadingMultipart(req: FastifyRequest): boolean {
 }
 
 /**
+ * Whether a parsed query or body holds U+FFFD: the parsers decode bytes that are not
+ * UTF-8 to it, so it marks text that would be stored garbled. Refusing it keeps such
+ * bytes out of the records (a client sending U+FFFD itself is not a real case).
+ */
+export function hasUndecodableText(value: unknown, depth = 0): boolean {
+  if (typeof value === "string") return value.includes("\uFFFD");
+  if (depth > 8 || value === null || typeof value !== "object" || Buffer.isBuffer(value)) return false;
+  for (const [k, v] of Object.entries(value)) if (k.includes("\uFFFD") || hasUndecodableText(v, depth + 1)) return true;
+  return false;
+}
+
+/**
  * Every POST takes multipart, urlencoded or JSON. Form bodies and query strings are
  * expanded from bracketed names (`devices[]`, `groups[0][id]`) before validation, so
  * one schema serves all three content types.
@@ -31,8 +43,11 @@ export default fp(
     });
     // attachFieldsToBody consumes every part (files included) inside the hook, so no stream is left unread.
     await app.register(multipart, { attachFieldsToBody: "keyValues", limits: MULTIPART_LIMITS });
-    app.addHook("preValidation", async (req) => {
+    app.addHook("preValidation", async (req, reply) => {
       readingMultipart.delete(req);
+      if (hasUndecodableText(req.query) || hasUndecodableText(req.body)) {
+        return reply.code(400).send({ status: 0, error: "The request contains bytes that are not valid UTF-8." });
+      }
       if (req.query && typeof req.query === "object") req.query = expandKeys(req.query as Record<string, unknown>);
       const type = req.headers["content-type"] ?? "";
       if (req.body && typeof req.body === "object" && !Array.isArray(req.body) && (type.startsWith("multipart/") || type.startsWith("application/x-www-form-urlencoded"))) {
