@@ -86,7 +86,7 @@ describeApi("malformed requests", (h) => {
     const [head, tail] = JSON.stringify({ ...fields, name: "__BAD__" }).split("__BAD__");
     const jsonBody = Buffer.concat([Buffer.from(head!), bad, Buffer.from(tail!)]);
     expect(failure(await h.inject({ method: "POST", url, headers: json, payload: jsonBody }), 400)).toMatch(/UTF-8/);
-    const form = Buffer.concat([Buffer.from(`${new URLSearchParams(Object.entries(fields).map(([k, v]) => [k, String(v)])).toString()}&plate_number=`), bad]);
+    const form = Buffer.concat([Buffer.from(`${new URLSearchParams(Object.entries(fields).map(([k, v]): [string, string] => [k, String(v)])).toString()}&plate_number=`), bad]);
     failure(await h.inject({ method: "POST", url, headers: { "content-type": "application/x-www-form-urlencoded" }, payload: form }), 400);
     const boundary = "XyZ";
     const parts = Object.entries({ ...fields, name: "__BAD__" }).map(([k, v]) => `--${boundary}\r\ncontent-disposition: form-data; name="${k}"\r\n\r\n${String(v)}\r\n`).join("");
