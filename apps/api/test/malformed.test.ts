@@ -100,6 +100,14 @@ describeApi("malformed requests", (h) => {
     expect(await countUserDevices(h.db, user.id)).toBe(0);
   });
 
+  it("refuses numbers too large to be finite, from a form or from JSON, with 422 naming the field", async () => {
+    const user = await h.newUser();
+    expect(invalid(await h.post("/add_device", { user, as: "form", body: deviceFields({ fuel_price: "1e400" }) }))).toHaveProperty("fuel_price");
+    const payload = JSON.stringify(deviceFields({ min_moving_speed: 1 })).replace('"min_moving_speed":1', '"min_moving_speed":1e400');
+    expect(invalid(await h.inject({ method: "POST", url: `/api/add_device?lang=en&user_api_hash=${user.hash}`, headers: json, payload }))).toHaveProperty("min_moving_speed");
+    expect(await countUserDevices(h.db, user.id)).toBe(0);
+  });
+
   it("answers a body over the size limit with 413", async () => {
     const payload = JSON.stringify({ email: "a@example.com", password: "x".repeat(11 * 1024 * 1024) });
     failure(await h.inject({ method: "POST", url: "/api/login", headers: json, payload }), 413);

@@ -7,36 +7,22 @@ import {
   GetDevicesLatestResponseSchema,
   GetDevicesResponseSchema,
   deviceIconIds,
-  deviceIcons,
   fuelMeasurementIds,
-  fuelMeasurements,
-  timezones,
 } from "@fleet/contracts";
-import { DevicesLimitError, DuplicateImeiError, UnknownDeviceGroupError, UserGroup, createDevice, listDeviceGroups, listUserDevices, listUsers } from "@fleet/db";
+import { DevicesLimitError, DuplicateImeiError, UnknownDeviceGroupError, createDevice, listDeviceGroups, listUserDevices } from "@fleet/db";
 import type { FastifyPluginAsyncTypebox } from "@fastify/type-provider-typebox";
 import { CHANGE_RETENTION_MS } from "@fleet/live";
 import { loadLiveExtras } from "../lib/live-extras.js";
 import { liveItem } from "../lib/live-item.js";
 import { currentUser } from "../plugins/app/auth.js";
+import { deviceFormOptions } from "./device-edit.js";
 
 export const deviceRoutes: FastifyPluginAsyncTypebox = async (app) => {
   const { db, live, settings } = app.services;
 
-  app.get("/add_device_data", { schema: { tags: ["Device"], summary: "Option lists for add_device", response: { 200: AddDeviceDataSchema, ...FailureResponses } } }, async (req) => {
-    const user = currentUser(req);
-    const groups = await listDeviceGroups(db, user.id);
-    const users = user.groupId === UserGroup.administrator ? await listUsers(db) : [];
-    return {
-      device_groups: [{ id: 0, value: "Ungrouped" }, ...groups.map((g) => ({ id: g.id, value: g.title }))],
-      sensor_groups: [{ id: 0, value: "None" }],
-      device_fuel_measurements: fuelMeasurements,
-      device_icons: deviceIcons,
-      users: users.map((u) => ({ id: u.id, email: u.email })),
-      timezones: [{ id: 0, value: "Default" }, ...timezones],
-      expiration_date_select: { "1": "Set expiration date", "0000-00-00": "No expiration date" },
-      status: 1 as const,
-    };
-  });
+  app.get("/add_device_data", { schema: { tags: ["Device"], summary: "Option lists for add_device", response: { 200: AddDeviceDataSchema, ...FailureResponses } } }, async (req) =>
+    deviceFormOptions(db, currentUser(req)),
+  );
 
   app.post(
     "/add_device",
