@@ -1,10 +1,11 @@
 import { TypeCompiler } from "@sinclair/typebox/compiler";
 import { createBatcher } from "@fleet/batcher";
 import type { BusProducer, DeliveredMessage, OutgoingMessage } from "@fleet/bus";
-import { RawPositionSchema, type HistoryRow, type LiveState, type RawPosition, type TailPoint } from "@fleet/contracts";
+import { RawPositionSchema, type EnrichedPosition, type HistoryRow, type LiveState, type RawPosition, type TailPoint } from "@fleet/contracts";
 import type { HistoryStore } from "@fleet/history";
 import type { LiveStore } from "@fleet/live";
 import type { DeviceDirectory } from "./handlers/device-directory.js";
+import type { DriverRfid } from "./handlers/driver-rfid.js";
 import { enrichPosition, previousPoint } from "./handlers/enrich.js";
 import type { UnregisteredCounter } from "./handlers/unregistered.js";
 
@@ -19,6 +20,8 @@ export interface PipelineDeps {
   unregistered: UnregisteredCounter;
   history: HistoryStore;
   live: LiveStore;
+  /** Switches current drivers by RFID; absent, positions switch none (tests of the other steps). */
+  driverRfid?: Pick<DriverRfid, "handle">;
   producer: BusProducer;
   logger: Logger;
   flushRows: number;
@@ -27,7 +30,7 @@ export interface PipelineDeps {
 }
 
 export interface Pipeline {
-  /** Handles one partition's messages in order; resolves once history, live state and the enriched topic all hold them. */
+  /** Handles one partition's messages in order; resolves once history, live state, the enriched topic and RFID driver switches all hold them. */
   handleBatch(messages: readonly DeliveredMessage[]): Promise<void>;
   /** Writes what waits for a flush. */
   drain(): Promise<void>;
@@ -105,6 +108,7 @@ export function createPipeline(deps: PipelineDeps): Pipeline {
 
     const rows: HistoryRow[] = [];
     const enrichedOut: OutgoingMessage[] = [];
+    const enriched: EnrichedPosition[] = [];
     const changed = new Map<number, { state: LiveState; userIds: number[] }>();
     const lastInBatch = new Map<number, TailPoint>();
     for (const raw of raws) {
@@ -123,13 +127,19 @@ export function createPipeline(deps: PipelineDeps): Pipeline {
       states.set(device.id, out.state);
       changed.set(device.id, { state: out.state, userIds: device.userIds });
       rows.push(out.history);
+      enriched.push(out.enriched);
       enrichedOut.push({ key: raw.uniqueId, value: JSON.stringify(out.enriched) });
     }
     if (rows.length === 0) return;
 
     const written = historyBatcher.add(rows);
     rowsAdded();
-    await Promise.all([written, deps.live.putStates([...changed.values()]), deps.producer.send(deps.enrichedTopic, enrichedOut)]);
+    await Promise.all([
+      written,
+      deps.live.putStates([...changed.values()]),
+      deps.producer.send(deps.enrichedTopic, enrichedOut),
+      deps.driverRfid?.handle(enriched),
+    ]);
     counters.positions += rows.length;
   }
 }

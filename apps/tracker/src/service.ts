@@ -1,10 +1,11 @@
 import type { Bus, BusConsumer, BusProducer } from "@fleet/bus";
 import { ConsumerGroups, Topics } from "@fleet/contracts";
-import { recordUnregistered, type Db } from "@fleet/db";
+import { assignDriversByRfid, recordUnregistered, type Db } from "@fleet/db";
 import type { HistoryStore } from "@fleet/history";
 import type { LiveStore } from "@fleet/live";
 import { dbDeviceSource } from "./device-source.js";
 import { DeviceDirectory } from "./handlers/device-directory.js";
+import { DriverRfid } from "./handlers/driver-rfid.js";
 import { UnregisteredCounter } from "./handlers/unregistered.js";
 import { createPipeline, type Logger, type Pipeline } from "./pipeline.js";
 
@@ -41,6 +42,7 @@ export async function startTracker(opts: TrackerOptions): Promise<Tracker> {
     unregistered,
     history: opts.history,
     live: opts.live,
+    driverRfid: new DriverRfid((sightings) => assignDriversByRfid(opts.db, sightings), opts.live),
     producer,
     logger: opts.logger,
     flushRows: opts.flushRows,
