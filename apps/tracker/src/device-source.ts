@@ -1,20 +1,43 @@
-import { findDeviceByImei, listDevicesChangedSince, type Db, type TrackedDevice } from "@fleet/db";
+import { findDeviceByImei, listDevicesChangedSince, listEngineSensorsChangedSince, listEngineSensorsOfDevices, type Db, type Sensor, type TrackedDevice } from "@fleet/db";
+import { engineSensorOf } from "@fleet/sensors";
 import type { DeviceInfo, DeviceSource } from "./handlers/device-directory.js";
 
-const info = (d: TrackedDevice): DeviceInfo => ({ id: d.id, imei: d.imei, userIds: d.userIds, minMovingSpeed: Number(d.minMovingSpeed) });
+function info(d: TrackedDevice, engineSensors: readonly Sensor[]): DeviceInfo {
+  const sensor = engineSensorOf(d.detectEngine, engineSensors);
+  return {
+    id: d.id,
+    imei: d.imei,
+    userIds: d.userIds,
+    minMovingSpeed: Number(d.minMovingSpeed),
+    detectEngine: d.detectEngine,
+    // Only what engine detection reads, so the cache stays small.
+    engineSensor: sensor ? { type: sensor.type, tagName: sensor.tagName, onValue: sensor.onValue, offValue: sensor.offValue } : null,
+  };
+}
 
-/** The records store as the tracker's device directory sees it. */
+function byDevice(sensors: readonly Sensor[]): Map<number, Sensor[]> {
+  const out = new Map<number, Sensor[]>();
+  for (const s of sensors) {
+    const list = out.get(s.deviceId);
+    if (list) list.push(s);
+    else out.set(s.deviceId, [s]);
+  }
+  return out;
+}
+
+/** The records store as the tracker's device directory sees it: devices with what engine detection needs. */
 export function dbDeviceSource(db: Db): DeviceSource {
   return {
     async findByImei(imei) {
       const d = await findDeviceByImei(db, imei);
-      return d ? info(d) : undefined;
+      return d ? info(d, await listEngineSensorsOfDevices(db, [d.id])) : undefined;
     },
     async changedSince(since) {
-      const rows = await listDevicesChangedSince(db, since);
+      const [rows, sensors] = await Promise.all([listDevicesChangedSince(db, since), listEngineSensorsChangedSince(db, since)]);
+      const sensorsOf = byDevice(sensors);
       let newest: Date | undefined;
       for (const d of rows) if (!newest || d.updatedAt > newest) newest = d.updatedAt;
-      return { devices: rows.map((d) => ({ ...info(d), removed: d.deleted })), newest };
+      return { devices: rows.map((d) => ({ ...info(d, sensorsOf.get(d.id) ?? []), removed: d.deleted })), newest };
     },
   };
 }

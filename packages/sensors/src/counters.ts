@@ -1,19 +1,32 @@
+import { odometerReadingKm, readSensor } from "./readings.js";
 import type { SensorDefinition, SensorInput } from "./types.js";
 
 /**
- * The device's odometer in km: its odometer sensor's reading when it has one, else the
- * tracker's GPS distance total. Services expiring by odometer count with this.
- * (First version: GPS total only; the sensor-aware version comes with the sensor calculations.)
+ * The device's odometer in km: its odometer sensor's reading (the first one that has a
+ * value) when it has one, else the tracker's GPS distance total. Services expiring by
+ * odometer count with this.
  */
-export function deviceOdometerKm(_sensors: readonly SensorDefinition[], input: SensorInput): number {
+export function deviceOdometerKm(sensors: readonly SensorDefinition[], input: SensorInput): number {
+  for (const s of sensors) {
+    if (s.type !== "odometer") continue;
+    const km = odometerReadingKm(s, readSensor(s, input));
+    if (km !== null) return km;
+  }
   return input.odometerKm;
 }
 
 /**
- * The device's engine hours: its engine hours sensor's reading when the device takes them
- * from a tag, else the tracker's engine-on time. Services expiring by engine hours count with this.
- * (First version: engine-on time only; the sensor-aware version comes with the sensor calculations.)
+ * The device's engine hours: its engine hours sensor's reading when the device takes
+ * them from a tag (`engine_hours` = "engine_hours") and the sensor has a value, else the
+ * tracker's engine-on time. Services expiring by engine hours count with this.
  */
-export function deviceEngineHours(_device: { engineHours: string }, _sensors: readonly SensorDefinition[], input: SensorInput): number {
+export function deviceEngineHours(device: { engineHours: string }, sensors: readonly SensorDefinition[], input: SensorInput): number {
+  if (device.engineHours === "engine_hours") {
+    for (const s of sensors) {
+      if (s.type !== "engine_hours") continue;
+      const { value } = readSensor(s, input);
+      if (typeof value === "number") return value;
+    }
+  }
   return input.engineSeconds / 3600;
 }

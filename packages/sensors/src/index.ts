@@ -2,3 +2,8 @@ export * from "./types.js";
 export * from "./counters.js";
 export * from "./readings.js";
 export * from "./service-state.js";
+export * from "./formula.js";
+export * from "./values.js";
+export * from "./engine.js";
+export * from "./input.js";
+export * from "./validation.js";

@@ -1,1 +1,128 @@
-export {};
+import { applyFormula } from "./formula.js";
+import { isNumericType, isOnOffType, type CalibrationPoint, type OnOffSensor, type SensorDefinition, type SensorInput } from "./types.js";
+import { sameValue, tagValue, toNumber, type RawValue } from "./values.js";
+
+/** A sensor's current reading: on/off, a number in the sensor's unit, or null when unknown. */
+export interface SensorReading {
+  value: boolean | number | null;
+  /** What the lists show: `12.5 V`, `On`, `-` when unknown. */
+  text: string;
+}
+
+/** km in a mile (service-state.ts has its own; the two modules stay independent). */
+const KM_PER_MILE = 1.609344;
+const UNKNOWN: SensorReading = { value: null, text: "-" };
+
+/** Numbers as the lists show them: at most two decimals, no trailing zeros. */
+export function formatNumber(n: number): string {
+  const r = Math.round(n * 100) / 100;
+  return String(Object.is(r, -0) ? 0 : r);
+}
+
+function withUnit(n: number, unit: string): SensorReading {
+  const u = unit.trim();
+  return { value: n, text: u === "" ? formatNumber(n) : `${formatNumber(n)} ${u}` };
+}
+
+/**
+ * On (true), off (false) or unknown (null) for a raw value. on_value wins when both
+ * match. A harsh acceleration/braking sensor without off_value is off for anything but
+ * its on_value (those tags usually report only the event); the others need an explicit
+ * off_value, so an unexpected value reads as unknown rather than as a false "Off".
+ */
+export function onOffValue(sensor: OnOffSensor, raw: RawValue | undefined): boolean | null {
+  if (raw === undefined) return null;
+  if (sensor.onValue !== null && sameValue(raw, sensor.onValue)) return true;
+  if (sensor.offValue !== null && sameValue(raw, sensor.offValue)) return false;
+  const offImplied = (sensor.type === "harsh_acceleration" || sensor.type === "harsh_breaking") && (sensor.offValue ?? "").trim() === "";
+  return offImplied ? false : null;
+}
+
+/**
+ * The quantity for `x` in a calibration table, interpolated linearly between the two
+ * nearest keys. Outside the table the nearest end's quantity holds: a tank cannot hold
+ * less than empty or more than full, and extending the end segments would invent that.
+ */
+export function interpolate(table: readonly CalibrationPoint[], x: number): number | null {
+  const points = table.filter((p) => Number.isFinite(p.key) && Number.isFinite(p.value)).sort((a, b) => a.key - b.key);
+  const first = points[0];
+  const last = points.at(-1);
+  if (!first || !last) return null;
+  if (x <= first.key) return first.value;
+  if (x >= last.key) return last.value;
+  for (let i = 1; i < points.length; i++) {
+    const hi = points[i]!;
+    if (x > hi.key) continue;
+    const lo = points[i - 1]!;
+    // Equal keys (kept out by validation) would divide by zero; the upper point's value stands.
+    return hi.key === lo.key ? hi.value : lo.value + ((x - lo.key) * (hi.value - lo.value)) / (hi.key - lo.key);
+  }
+  return last.value;
+}
+
+/**
+ * A numeric sensor: the tag's number, through the formula (unless shown_value_by is
+ * `tag_value`), then a fuel tank's full_tank/full_tank_value scale, then, with
+ * `min_max_values`, its place between min and max as a percentage clamped to 0–100.
+ */
+function numericValue(def: SensorDefinition, raw: RawValue | undefined): number | null {
+  const n = toNumber(raw);
+  if (n === null) return null;
+  let x = def.shownValueBy === "tag_value" ? n : applyFormula(def.formula, n);
+  if (x === null) return null;
+  if (def.type === "fuel_tank" && def.fullTank !== null && def.fullTankValue) x = (x / def.fullTankValue) * def.fullTank;
+  if (def.shownValueBy === "min_max_values" && def.minValue !== null && def.maxValue !== null && def.maxValue !== def.minValue) {
+    x = Math.min(100, Math.max(0, ((x - def.minValue) / (def.maxValue - def.minValue)) * 100));
+  }
+  return x;
+}
+
+/** The tag's number through the formula. */
+function formulaValue(def: SensorDefinition, raw: RawValue | undefined): number | null {
+  const n = toNumber(raw);
+  return n === null ? null : applyFormula(def.formula, n);
+}
+
+/**
+ * A virtual odometer: the reading the user set plus the GPS distance driven since
+ * (never negative: a live store that lost its totals restarts them at zero). A row
+ * without a baseline counts from the tracker's first fix.
+ */
+function virtualOdometer(def: SensorDefinition, input: SensorInput): number {
+  const drivenKm = Math.max(0, input.odometerKm - (def.odometerBaselineKm ?? 0));
+  return (def.odometerValue ?? 0) + (def.odometerValueUnit === "mi" ? drivenKm / KM_PER_MILE : drivenKm);
+}
+
+function odometerValue(def: SensorDefinition, input: SensorInput): number | null {
+  if (def.odometerValueBy === "virtual_odometer") return virtualOdometer(def, input);
+  return formulaValue(def, tagValue(input.attributes, def.tagName));
+}
+
+/** A sensor's reading from the device's latest state; unknown when it never reported. */
+export function readSensor(def: SensorDefinition, input: SensorInput | undefined): SensorReading {
+  if (!input) return UNKNOWN;
+  if (isOnOffType(def.type)) {
+    const on = onOffValue(def, tagValue(input.attributes, def.tagName));
+    return on === null ? UNKNOWN : { value: on, text: on ? "On" : "Off" };
+  }
+  let n: number | null;
+  let unit = def.unitOfMeasurement;
+  if (isNumericType(def.type)) n = numericValue(def, tagValue(input.attributes, def.tagName));
+  else if (def.type === "fuel_tank_calibration") {
+    const x = formulaValue(def, tagValue(input.attributes, def.tagName));
+    n = x === null ? null : interpolate(def.calibrations ?? [], x);
+  } else if (def.type === "odometer") {
+    n = odometerValue(def, input);
+    unit = def.odometerValueUnit;
+  } else {
+    n = formulaValue(def, tagValue(input.attributes, def.tagName));
+    if (unit.trim() === "") unit = "h";
+  }
+  return n === null ? UNKNOWN : withUnit(n, unit);
+}
+
+/** A reading of an odometer sensor, in km whatever unit it shows. */
+export function odometerReadingKm(def: SensorDefinition, reading: SensorReading): number | null {
+  if (typeof reading.value !== "number") return null;
+  return def.odometerValueUnit === "mi" ? reading.value * KM_PER_MILE : reading.value;
+}

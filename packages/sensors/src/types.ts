@@ -1,3 +1,42 @@
+/** The 15 sensor types of the spec (also the keys of the sensor types map). */
+export const SENSOR_TYPES = [
+  "acc",
+  "battery",
+  "door",
+  "engine",
+  "engine_hours",
+  "fuel_tank",
+  "fuel_tank_calibration",
+  "gsm",
+  "harsh_acceleration",
+  "harsh_breaking",
+  "ignition",
+  "odometer",
+  "satellites",
+  "tachometer",
+  "temperature",
+] as const;
+export type SensorType = (typeof SENSOR_TYPES)[number];
+
+/** Types whose reading is on or off, compared with on_value / off_value. */
+export const ON_OFF_TYPES = ["acc", "door", "engine", "harsh_acceleration", "harsh_breaking", "ignition"] as const satisfies readonly SensorType[];
+export type OnOffType = (typeof ON_OFF_TYPES)[number];
+
+/** Types whose reading is a number from the tag, through formula and min/max. */
+export const NUMERIC_TYPES = ["battery", "fuel_tank", "gsm", "satellites", "tachometer", "temperature"] as const satisfies readonly SensorType[];
+export type NumericType = (typeof NUMERIC_TYPES)[number];
+
+/** The sensor types a device's `detect_engine` can name; "gps" means motion. */
+export type DetectEngine = "gps" | "ignition" | "acc" | "engine";
+
+export type ShownValueBy = "tag_value" | "min_max_values" | "formula";
+export type OdometerValueBy = "connected_odometer" | "virtual_odometer";
+
+export interface CalibrationPoint {
+  key: number;
+  value: number;
+}
+
 /**
  * A sensor as the calculations need it: the record's fields in camelCase, whatever store
  * it came from. Mirrors the `sensors` table of @fleet/db without depending on it, so the
@@ -6,22 +45,7 @@
 export interface SensorDefinition {
   id: number;
   name: string;
-  type:
-    | "acc"
-    | "battery"
-    | "door"
-    | "engine"
-    | "engine_hours"
-    | "fuel_tank"
-    | "fuel_tank_calibration"
-    | "gsm"
-    | "harsh_acceleration"
-    | "harsh_breaking"
-    | "ignition"
-    | "odometer"
-    | "satellites"
-    | "tachometer"
-    | "temperature";
+  type: SensorType;
   tagName: string;
   unitOfMeasurement: string;
   showInPopup: boolean;
@@ -37,7 +61,18 @@ export interface SensorDefinition {
   odometerBaselineKm: number | null;
   fullTank: number | null;
   fullTankValue: number | null;
-  calibrations: { key: number; value: number }[] | null;
+  calibrations: CalibrationPoint[] | null;
+}
+
+/** What engine detection needs of a sensor; the tracker caches only this much. */
+export type OnOffSensor = Pick<SensorDefinition, "type" | "tagName" | "onValue" | "offValue">;
+
+/** What engine detection needs of a device. */
+export interface EngineDevice {
+  /** The device's `detect_engine`: "gps" or the sensor type that tells. */
+  detectEngine: string;
+  /** km/h at or above which the device counts as moving. */
+  minMovingSpeed: number;
 }
 
 /** What a device's readings are computed from: its latest live state, as far as they need it. */
@@ -48,4 +83,16 @@ export interface SensorInput {
   odometerKm: number;
   /** The tracker's running engine-on time, seconds. */
   engineSeconds: number;
+}
+
+export function isSensorType(v: string): v is SensorType {
+  return (SENSOR_TYPES as readonly string[]).includes(v);
+}
+
+export function isOnOffType(t: SensorType): t is OnOffType {
+  return (ON_OFF_TYPES as readonly string[]).includes(t);
+}
+
+export function isNumericType(t: SensorType): t is NumericType {
+  return (NUMERIC_TYPES as readonly string[]).includes(t);
 }

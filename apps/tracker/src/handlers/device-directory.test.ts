@@ -55,4 +55,17 @@ describe("DeviceDirectory", () => {
     // Removed: not in the cache, so the store was asked (and said no).
     expect(records.lookups).toBe(1);
   });
+
+  it("picks up a change of engine detection (a sensor edit moves the device's updated_at)", async () => {
+    const records = new Records();
+    const dir = new DeviceDirectory(records);
+    records.put(dev(1, "a"));
+    await dir.sync();
+    expect((await dir.resolve(["a"])).get("a")).toMatchObject({ engineSensor: undefined });
+    const engineSensor = { type: "acc" as const, tagName: "io1", onValue: "1", offValue: "0" };
+    records.put({ ...dev(1, "a"), detectEngine: "acc", engineSensor });
+    await dir.sync();
+    const d = (await dir.resolve(["a"])).get("a");
+    expect(d).toEqual({ id: 1, imei: "a", userIds: [1], minMovingSpeed: 6, detectEngine: "acc", engineSensor });
+  });
 });

@@ -1,3 +1,5 @@
+import type { OnOffSensor } from "@fleet/sensors";
+
 /** What the tracker needs to know of a device; kept in memory, refreshed from the records store. */
 export interface DeviceInfo {
   id: number;
@@ -5,6 +7,10 @@ export interface DeviceInfo {
   userIds: number[];
   /** km/h at or above which the device counts as moving. */
   minMovingSpeed: number;
+  /** The device's `detect_engine`: "gps" (motion) or the sensor type that tells; "gps" when absent. */
+  detectEngine?: string;
+  /** The device's first sensor of the `detectEngine` type, as far as engine detection reads it. */
+  engineSensor?: OnOffSensor | null;
 }
 
 export interface DeviceSource {
@@ -69,7 +75,7 @@ export class DeviceDirectory {
     const { devices, newest } = await this.source.changedSince(new Date(this.watermark.getTime() - SYNC_OVERLAP_MS));
     for (const d of devices) {
       if (d.removed) this.forget(d.id, d.imei);
-      else this.remember({ id: d.id, imei: d.imei, userIds: d.userIds, minMovingSpeed: d.minMovingSpeed });
+      else this.remember({ id: d.id, imei: d.imei, userIds: d.userIds, minMovingSpeed: d.minMovingSpeed, detectEngine: d.detectEngine, engineSensor: d.engineSensor });
     }
     if (newest && newest > this.watermark) this.watermark = newest;
     this.unknown = new Set();

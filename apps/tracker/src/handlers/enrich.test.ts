@@ -1,9 +1,10 @@
 import { describe, expect, it } from "vitest";
 import type { LiveState, RawPosition } from "@fleet/contracts";
 import { TAIL_MAX } from "@fleet/contracts";
+import type { DeviceInfo } from "./device-directory.js";
 import { enrichPosition, previousPoint } from "./enrich.js";
 
-const device = { id: 7, imei: "123", userIds: [1, 2], minMovingSpeed: 6 };
+const device: DeviceInfo = { id: 7, imei: "123", userIds: [1, 2], minMovingSpeed: 6 };
 let seq = 100;
 function raw(p: Partial<RawPosition>): RawPosition {
   return { id: seq++, uniqueId: "123", protocol: "osmand", latitude: 54.0, longitude: 25.0, altitude: 100, course: 90, speed: 10, fixTime: 1_700_000_000_000, serverTime: 1_700_000_000_500, attributes: {}, ...p };
@@ -13,14 +14,14 @@ function raw(p: Partial<RawPosition>): RawPosition {
  * Feeds positions in order, threading the live state, as the pipeline does within one
  * batch; `history` stands for what the history store holds when the pipeline asks it.
  */
-function run(positions: RawPosition[], start?: LiveState, history: RawPosition[] = []) {
+function run(positions: RawPosition[], start?: LiveState, history: RawPosition[] = [], dev: DeviceInfo = device) {
   let state = start;
   let last: RawPosition | undefined;
   return positions.map((p) => {
     const found = state ? previousPoint(state.tail, last, p) : { prev: undefined, known: true };
     const older = history.filter((h) => h.fixTime < p.fixTime || (h.fixTime === p.fixTime && h.id < p.id));
     const prev = found.known ? found.prev : older.at(-1);
-    const out = enrichPosition(p, device, state, prev);
+    const out = enrichPosition(p, dev, state, prev);
     state = out.state;
     last = p;
     return out;
@@ -96,5 +97,50 @@ describe("enrichPosition", () => {
   it("marks a fix invalid when its attributes say so", () => {
     const [out] = run([raw({ attributes: { valid: false } })]);
     expect(out!.history.valid).toBe(false);
+  });
+
+  describe("engine state and engine time", () => {
+    const withIgnition: DeviceInfo = { ...device, detectEngine: "ignition", engineSensor: { type: "ignition", tagName: "ignition", onValue: "true", offValue: "false" } };
+    const at = (fixTime: number, ignition: boolean | undefined, speed = 0) => raw({ fixTime, speed, attributes: ignition === undefined ? {} : { ignition } });
+
+    it("goes by motion for a device that detects the engine by gps", () => {
+      const outs = run([raw({ fixTime: 1_000, speed: 10, attributes: { ignition: false } }), raw({ fixTime: 61_000, speed: 10 }), raw({ fixTime: 91_000, speed: 0 })]);
+      expect(outs.map((o) => o.state.engineOn)).toEqual([true, true, false]);
+      expect(outs.map((o) => o.state.engineSeconds)).toEqual([0, 60, 60]);
+    });
+
+    it("goes by the engine sensor, adding the time between fixes with the engine on at both", () => {
+      const outs = run([at(1_000, true), at(11_000, true), at(31_000, false), at(41_000, true), at(46_000, true)], undefined, [], withIgnition);
+      expect(outs.map((o) => o.state.engineOn)).toEqual([true, true, false, true, true]);
+      expect(outs.map((o) => o.state.engineSeconds)).toEqual([0, 10, 10, 10, 15]);
+    });
+
+    it("falls back to motion when the sensor's tag is missing", () => {
+      const [, b] = run([at(1_000, true), at(5_000, undefined, 20)], undefined, [], withIgnition);
+      expect(b!.state).toMatchObject({ engineOn: true, engineSeconds: 4 });
+    });
+
+    it("leaves engine state and time alone for a late, older fix", () => {
+      const outs = run([at(1_000, true), at(21_000, true), at(11_000, false)], undefined, [], withIgnition);
+      expect(outs[2]!.state).toMatchObject({ engineOn: true, engineSeconds: 20 });
+      expect(outs[2]!.enriched.latest).toBe(false);
+    });
+
+    it("counts a replay once", () => {
+      const positions = [at(1_000, true), at(11_000, true), at(21_000, true)];
+      const first = run(positions, undefined, [], withIgnition);
+      const replay = run(positions, first[2]!.state, [], withIgnition);
+      expect(replay[2]!.state.engineSeconds).toBe(20);
+      // The same latest fix once more changes nothing either.
+      expect(run([positions[2]!], replay[2]!.state, [], withIgnition)[0]!.state.engineSeconds).toBe(20);
+    });
+
+    it("starts counting on a state written before engine time existed", () => {
+      const first = run([at(1_000, true)], undefined, [], withIgnition)[0]!.state;
+      const { engineOn: _on, engineSeconds: _s, ...old } = first;
+      const [next] = run([at(6_000, true)], old, [], withIgnition);
+      expect(next!.state).toMatchObject({ engineOn: true, engineSeconds: 0 });
+      expect(run([at(9_000, true)], next!.state, [], withIgnition)[0]!.state.engineSeconds).toBe(3);
+    });
   });
 });

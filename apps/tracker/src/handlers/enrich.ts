@@ -1,5 +1,6 @@
 import { distanceKm } from "@fleet/geo";
 import { KNOTS_TO_KMH, knownAttribute, TAIL_MAX, type EnrichedPosition, type HistoryRow, type LiveState, type RawPosition, type TailPoint } from "@fleet/contracts";
+import { engineOn } from "@fleet/sensors";
 import type { DeviceInfo } from "./device-directory.js";
 
 export interface Enriched {
@@ -39,10 +40,28 @@ function withPoint(tail: readonly TailPoint[], point: TailPoint): TailPoint[] {
   return next.length > TAIL_MAX ? next.slice(next.length - TAIL_MAX) : next;
 }
 
+/** Whether the engine runs at this fix, by the device's engine sensor or, failing that, motion. */
+export function engineOnAt(device: DeviceInfo, raw: RawPosition, speedKmh: number): boolean {
+  const sensors = device.engineSensor ? [device.engineSensor] : [];
+  return engineOn({ detectEngine: device.detectEngine ?? "gps", minMovingSpeed: device.minMovingSpeed }, sensors, { attributes: raw.attributes, speedKmh });
+}
+
+/**
+ * Engine-on seconds after a new latest fix, counted as Traccar counts engine hours: the
+ * time since the previous latest fix is added when the engine was on at both. A state
+ * from before the tracker counted starts from zero.
+ */
+function engineSecondsAfter(current: LiveState | undefined, on: boolean, fixTime: number): number {
+  const before = current?.engineSeconds ?? 0;
+  if (!current?.engineOn || !on) return before;
+  return before + Math.max(0, fixTime - current.fixTime) / 1000;
+}
+
 /**
  * One position through the tracker's pure steps: units, distance from `prev` (the
- * device's fix just before it in time), and the live state it leads to. Deterministic
- * for a replayed message, so history rows written again are identical.
+ * device's fix just before it in time), and the live state it leads to (engine state and
+ * engine time move with the newest fix only; an older fix leaves them as they are).
+ * Deterministic for a replayed message, so history rows written again are identical.
  */
 export function enrichPosition(raw: RawPosition, device: DeviceInfo, current: LiveState | undefined, prev: TailPoint | undefined): Enriched {
   const speedKmh = Math.round(raw.speed * KNOTS_TO_KMH * 100) / 100;
@@ -74,11 +93,14 @@ export function enrichPosition(raw: RawPosition, device: DeviceInfo, current: Li
   } else {
     const { id, distanceKm: _distance, ...fix } = tracked;
     const moving = speedKmh >= device.minMovingSpeed;
+    const on = engineOnAt(device, raw, speedKmh);
     state = {
       ...fix,
       positionId: id,
       movedAt: moving ? raw.fixTime : (current?.movedAt ?? raw.fixTime),
       odometerKm: (current?.odometerKm ?? 0) + distanceRounded,
+      engineOn: on,
+      engineSeconds: engineSecondsAfter(current, on, raw.fixTime),
       tail,
     };
   }

@@ -1,0 +1,23 @@
+import { onOffValue } from "./readings.js";
+import type { EngineDevice, OnOffSensor, SensorInput } from "./types.js";
+import { tagValue } from "./values.js";
+
+/**
+ * Whether the engine runs, by the device's `detect_engine`: the first sensor of that
+ * type (ignition, acc or engine) when it gives an on/off reading; otherwise, and for
+ * "gps", motion (speed at or above the device's minimum moving speed), as a device
+ * without a usable sensor has nothing better to go by.
+ */
+export function engineOn(device: EngineDevice, sensors: readonly OnOffSensor[], input: Pick<SensorInput, "attributes" | "speedKmh">): boolean {
+  if (device.detectEngine !== "gps") {
+    const sensor = sensors.find((s) => s.type === device.detectEngine);
+    const on = sensor ? onOffValue(sensor, tagValue(input.attributes, sensor.tagName)) : null;
+    if (on !== null) return on;
+  }
+  return input.speedKmh >= device.minMovingSpeed;
+}
+
+/** The sensor engine detection reads for this device, if it has one. */
+export function engineSensorOf<S extends OnOffSensor>(detectEngine: string, sensors: readonly S[]): S | undefined {
+  return detectEngine === "gps" ? undefined : sensors.find((s) => s.type === detectEngine);
+}

@@ -1,0 +1,72 @@
+/**
+ * Raw values out of a position's attributes, and how they compare and count. Attribute
+ * values are strings, numbers or booleans, depending on the protocol and on how ingest
+ * received them (form fields stay strings), so every rule here accepts all three.
+ */
+export type RawValue = string | number | boolean;
+
+/**
+ * The attribute key a tag name stands for: ingest lower-cases keys and turns each run of
+ * characters outside [a-z0-9_-] into one `_`, so a tag typed as `Battery Level` must
+ * find `battery_level`.
+ */
+export function attributeKey(tagName: string): string {
+  return tagName
+    .toLowerCase()
+    .replace(/[^a-z0-9_-]+/g, "_")
+    .replace(/^_+|_+$/g, "");
+}
+
+/** The tag's value in `attributes`, undefined when the tag is unset or absent. */
+export function tagValue(attributes: Readonly<Record<string, RawValue>>, tagName: string): RawValue | undefined {
+  const key = attributeKey(tagName);
+  if (key === "" || !Object.hasOwn(attributes, key)) return undefined;
+  return attributes[key];
+}
+
+const NUMBER = /^[+-]?(?:\d+(?:\.\d*)?|\.\d+)(?:e[+-]?\d+)?$/i;
+
+/** A finite number from a number or a numeric string; booleans count as 1/0. */
+export function toNumber(v: RawValue | null | undefined): number | null {
+  if (typeof v === "number") return Number.isFinite(v) ? v : null;
+  if (typeof v === "boolean") return v ? 1 : 0;
+  if (typeof v !== "string") return null;
+  const s = v.trim();
+  if (!NUMBER.test(s)) return null;
+  const n = Number(s);
+  return Number.isFinite(n) ? n : null;
+}
+
+/** true/false for a boolean or the text "true"/"false", else null. */
+function asBoolean(v: RawValue): boolean | null {
+  if (typeof v === "boolean") return v;
+  const s = String(v).trim().toLowerCase();
+  return s === "true" ? true : s === "false" ? false : null;
+}
+
+/** A value compared as a boolean: true/false, or a number 1/0. */
+function booleanLike(v: RawValue): boolean | null {
+  const b = asBoolean(v);
+  if (b !== null) return b;
+  const n = toNumber(v);
+  return n === 1 ? true : n === 0 ? false : null;
+}
+
+/**
+ * Whether a raw value is the one a sensor's on_value/off_value names: numerically when
+ * both are numbers (`1` = `1.0`), else as trimmed, case-insensitive text. Booleans (as
+ * Traccar sends them, or the text "true"/"false") match "true"/"false" and 1/0. An empty
+ * expected value matches nothing.
+ */
+export function sameValue(raw: RawValue, expected: string): boolean {
+  const want = expected.trim();
+  if (want === "") return false;
+  if (asBoolean(raw) !== null || asBoolean(want) !== null) {
+    const r = booleanLike(raw);
+    return r !== null && r === booleanLike(want);
+  }
+  const a = toNumber(raw);
+  const b = toNumber(want);
+  if (a !== null && b !== null) return a === b;
+  return String(raw).trim().toLowerCase() === want.toLowerCase();
+}
