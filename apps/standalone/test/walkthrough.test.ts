@@ -42,6 +42,9 @@ describe("a new user's first steps, end to end in embedded mode", () => {
     await rm(dataDir, { recursive: true, force: true });
   });
 
+  // The walk reads a few fields from many response shapes; the API tests check those shapes
+  // against their schemas, so here the bodies are read loosely.
+  // eslint-disable-next-line @typescript-eslint/no-explicit-any
   async function call(method: "GET" | "POST", url: string, body?: unknown): Promise<{ status: number; json: any }> {
     const res = await fetch(new URL(url, fleet.url), {
       method,
