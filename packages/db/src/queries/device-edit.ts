@@ -84,7 +84,7 @@ async function ownersOf(tx: Tx, deviceIds: readonly number[]): Promise<DeviceOwn
 
 async function assertOwnGroup(tx: Tx, userId: number, groupId: number): Promise<void> {
   const [group] = groupId <= MAX_ID
-    ? await tx.select({ id: deviceGroups.id }).from(deviceGroups).where(and(eq(deviceGroups.id, groupId), eq(deviceGroups.userId, userId)))
+    ? await tx.select({ id: deviceGroups.id }).from(deviceGroups).where(and(eq(deviceGroups.id, groupId), eq(deviceGroups.userId, userId))).for("share")
     : [];
   if (!group) throw new UnknownDeviceGroupError(groupId);
 }

@@ -47,7 +47,10 @@ export async function createDevice(db: Db, userId: number, input: CreateDeviceIn
         const [group] = await tx
           .select({ id: deviceGroups.id })
           .from(deviceGroups)
-          .where(and(eq(deviceGroups.id, groupId), eq(deviceGroups.userId, userId)));
+          .where(and(eq(deviceGroups.id, groupId), eq(deviceGroups.userId, userId)))
+          // Shared lock: an edit_setup removing the group waits for this insert instead of
+          // deleting the row between the check and the insert (a foreign key error, a 500).
+          .for("share");
         if (!group) throw new UnknownDeviceGroupError(groupId);
       }
       const [device] = await tx
