@@ -158,12 +158,15 @@ describeApi("devices: edit, destroy, activate", (h) => {
       expect(item).toMatchObject({ name: `Edited by ${as}`, tail_length: "9", group_id: null, icon_colors: { engine: "red" } });
     });
 
-    it("takes device_id from the query over the body, and wants it somewhere", async () => {
+    it("takes device_id from the query or the body, refuses two different ones, and wants it somewhere", async () => {
       const user = await h.newUser();
       const [a, b] = [await h.addDevice(user, { name: "A" }), await h.addDevice(user, { name: "B" })];
-      ok(await h.post("/edit_device", { user, query: { device_id: a }, body: { device_id: b, name: "A2" } }), EditDeviceResponseSchema);
+      expect(invalid(await h.post("/edit_device", { user, query: { device_id: a }, body: { device_id: b, name: "A2" } }))).toHaveProperty("device_id");
+      expect((await listed(h, user, a))?.item.name).toBe("A");
+      ok(await h.post("/edit_device", { user, query: { device_id: a }, body: { device_id: a, name: "A2" } }), EditDeviceResponseSchema);
+      ok(await h.post("/edit_device", { user, body: { device_id: b, name: "B2" } }), EditDeviceResponseSchema);
       expect((await listed(h, user, a))?.item.name).toBe("A2");
-      expect((await listed(h, user, b))?.item.name).toBe("B");
+      expect((await listed(h, user, b))?.item.name).toBe("B2");
       expect(invalid(await h.post("/edit_device", { user, body: { name: "nowhere" } }))).toEqual({ device_id: expect.stringContaining("required") });
       // Nothing but the query: an empty edit, which changes nothing and is fine.
       const before = await rows(h, a);

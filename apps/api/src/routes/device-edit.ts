@@ -105,11 +105,12 @@ function toUpdate(b: EditDeviceBody): UpdateDeviceInput {
 
 /**
  * preValidation for POST routes whose fields may come in the query instead: copies them
- * into the body, so the body schema checks the request as a whole. The query wins, as it
- * does for `lang` and `user_api_hash`. A body that is not an object is left to fail.
+ * into the body, so the body schema checks the request as a whole. Given in both places
+ * with different values is a 422 (as add_sensor and add_service answer), not a silent
+ * pick of one. A body that is not an object is left to fail.
  */
 function queryIntoBody(keys: readonly string[]) {
-  return async (req: FastifyRequest) => {
+  return async (req: FastifyRequest, reply: FastifyReply) => {
     const query = req.query as Record<string, unknown>;
     const present = keys.filter((k) => query[k] !== undefined);
     if (present.length === 0) return;
@@ -117,6 +118,10 @@ function queryIntoBody(keys: readonly string[]) {
     if (req.body === undefined) req.body = {};
     if (typeof req.body !== "object" || req.body === null || Array.isArray(req.body)) return;
     const body = req.body as Record<string, unknown>;
+    const clashes = present.filter((k) => body[k] !== undefined && JSON.stringify(body[k]) !== JSON.stringify(query[k]) && String(body[k]) !== String(query[k]));
+    if (clashes.length > 0) {
+      return reply.code(422).send({ status: 0, errors: Object.fromEntries(clashes.map((k) => [k, `The ${k.replaceAll("_", " ")} in the query and in the body differ.`])) });
+    }
     for (const k of present) body[k] = query[k];
   };
 }
