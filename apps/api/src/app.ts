@@ -14,6 +14,15 @@ import { driverRoutes } from "./routes/drivers.js";
 import { sensorRoutes } from "./routes/sensors.js";
 import { serviceRoutes } from "./routes/services.js";
 import { setupRoutes } from "./routes/setup.js";
+import { geofenceRoutes } from "./routes/geofences.js";
+import { mapRouteRoutes } from "./routes/map-routes.js";
+import { mapIconRoutes } from "./routes/map-icons.js";
+import { customEventRoutes } from "./routes/custom-events.js";
+import { alertRoutes } from "./routes/alerts.js";
+import { templateRoutes } from "./routes/templates.js";
+import { commandRoutes } from "./routes/commands.js";
+import { taskRoutes } from "./routes/tasks.js";
+import { reportRoutes } from "./routes/reports.js";
 
 export type ApiAppOptions = Services;
 
@@ -40,6 +49,15 @@ export const apiApp: FastifyPluginAsync<ApiAppOptions> = async (root, opts) => {
     await authed.register(driverRoutes);
     await authed.register(sensorRoutes);
     await authed.register(serviceRoutes);
+    await authed.register(geofenceRoutes);
+    await authed.register(mapRouteRoutes);
+    await authed.register(mapIconRoutes);
+    await authed.register(customEventRoutes);
+    await authed.register(alertRoutes);
+    await authed.register(templateRoutes);
+    await authed.register(commandRoutes);
+    await authed.register(taskRoutes);
+    await authed.register(reportRoutes);
     await authed.register(adminRoutes);
   });
 };

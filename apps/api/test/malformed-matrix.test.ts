@@ -8,60 +8,17 @@
  */
 import { Value } from "@sinclair/typebox/value";
 import { beforeAll, expect, it } from "vitest";
-import { AddSensorResponseSchema, AddServiceResponseSchema, AddUserDriverResponseSchema, MessageFailureSchema, ValidationFailureSchema } from "@fleet/contracts";
+import { MessageFailureSchema, ValidationFailureSchema } from "@fleet/contracts";
 import { schema } from "@fleet/db";
-import { describeApi, deviceFields, ok, type ApiHarness, type Reply, type TestUser } from "./fixture.js";
-
-interface Own {
-  device: number;
-  driver: number;
-  sensor: number;
-  service: number;
-}
+import { describeApi, type ApiHarness, type Reply, type TestUser } from "./fixture.js";
+import { GROUPS, noRecords, type Records } from "./matrix/index.js";
+import type { RequestSpec } from "./matrix/types.js";
 
 type JsonSchema = { type?: string | string[]; enum?: unknown[]; anyOf?: JsonSchema[]; properties?: Record<string, JsonSchema>; required?: string[] };
 interface Operation {
   parameters?: { in: string; name: string; required?: boolean; schema: JsonSchema }[];
   requestBody?: { content: Record<string, { schema: JsonSchema }> };
 }
-
-/** A valid request per route: the query it needs and, for POSTs, a body. */
-const VALID: Record<string, (o: Own) => { query?: Record<string, string | number>; body?: Record<string, unknown> }> = {
-  "get /get_user_data": () => ({}),
-  "get /add_device_data": () => ({}),
-  "post /add_device": () => ({ body: deviceFields() }),
-  "get /get_devices": () => ({}),
-  "get /get_devices_latest": () => ({ query: { time: 0 } }),
-  "get /edit_setup_data": () => ({}),
-  "post /edit_setup": () => ({ body: { unit_of_distance: "km", unit_of_capacity: "lt", unit_of_altitude: "mt", timezone_id: 57, sms_gateway: 0, groups: [] } }),
-  "post /change_password": () => ({ body: { password: "new-secret-1", password_confirmation: "new-secret-1" } }),
-  "get /edit_device_data": (o) => ({ query: { device_id: o.device } }),
-  "post /edit_device": (o) => ({ query: { device_id: o.device }, body: { name: "Renamed" } }),
-  "get /destroy_device": (o) => ({ query: { device_id: o.device } }),
-  "get /change_active_device": (o) => ({ query: { id: o.device, active: "true" } }),
-  "post /change_active_device": (o) => ({ body: { id: [o.device], active: true } }),
-  "get /get_user_drivers": () => ({ query: { page: 1 } }),
-  "get /add_user_driver_data": () => ({}),
-  "post /add_user_driver": (o) => ({ body: { device_id: o.device, name: "Driver" } }),
-  "get /edit_user_driver_data": (o) => ({ query: { user_driver_id: o.driver } }),
-  "post /edit_user_driver": (o) => ({ body: { id: o.driver, device_id: o.device, name: "Driver" } }),
-  "get /destroy_user_driver": (o) => ({ query: { user_driver_id: o.driver } }),
-  "get /add_sensor_data": (o) => ({ query: { device_id: o.device } }),
-  "post /add_sensor": (o) => ({ query: { device_id: o.device }, body: { device_id: o.device, sensor_type: "battery", sensor_name: "Battery", unit_of_measurement: "V", tag_name: "power" } }),
-  "get /edit_sensor_data": (o) => ({ query: { sensor_id: o.sensor } }),
-  "post /edit_sensor": (o) => ({ query: { sensor_id: o.sensor }, body: { device_id: o.device, sensor_type: "battery", sensor_name: "Battery", unit_of_measurement: "V", tag_name: "power" } }),
-  "get /destroy_sensor": (o) => ({ query: { sensor_id: o.sensor } }),
-  "get /get_sensors": (o) => ({ query: { device_id: o.device } }),
-  "get /add_service_data": (o) => ({ query: { device_id: o.device } }),
-  "post /add_service": (o) => ({ query: { device_id: o.device }, body: { device_id: o.device, name: "Oil", expiration_by: "odometer", interval: 1000, last_service: 0, trigger_event_left: 100, renew_after_expiration: 0 } }),
-  "get /edit_service_data": (o) => ({ query: { service_id: o.service } }),
-  "post /edit_service": (o) => ({ body: { id: o.service, device_id: o.device, name: "Oil", expiration_by: "odometer", interval: 1000, last_service: 0, trigger_event_left: 100, renew_after_expiration: 0 } }),
-  "get /destroy_service": (o) => ({ query: { service_id: o.service } }),
-  "get /get_services": (o) => ({ query: { device_id: o.device } }),
-  "post /admin/client": () => ({ body: { email: "new.client@example.com", password: "client-secret", password_confirmation: "client-secret" } }),
-  "get /admin/clients": () => ({}),
-  "get /admin/unregistered_devices": () => ({}),
-};
 
 const NOT_IDS = ["abc", "-1", "0", "1.5", "99999999999999999999", "1 OR 1=1", "1e400", "[]", ""];
 const INJECTION = "'; DROP TABLE users; --";
@@ -76,7 +33,28 @@ function accepts(s: JsonSchema, kind: string): boolean {
 
 /** Every row of the tables the API writes, to compare before and after. */
 async function records(h: ApiHarness): Promise<unknown[]> {
-  const tables = [schema.users, schema.devices, schema.userDevices, schema.deviceGroups, schema.drivers, schema.sensors, schema.services];
+  const tables = [
+    schema.users,
+    schema.devices,
+    schema.userDevices,
+    schema.deviceGroups,
+    schema.drivers,
+    schema.sensors,
+    schema.services,
+    schema.geofenceGroups,
+    schema.geofences,
+    schema.routes,
+    schema.userMapIcons,
+    schema.customEvents,
+    schema.alerts,
+    schema.alertDevices,
+    schema.gprsTemplates,
+    schema.smsTemplates,
+    schema.sentCommands,
+    schema.tasks,
+    schema.taskStatuses,
+    schema.reports,
+  ];
   return Promise.all(tables.map((t) => h.db.select().from(t)));
 }
 
@@ -88,16 +66,14 @@ function expectFailure(res: Reply, what: string): void {
 
 describeApi("malformed variants of every endpoint", (h) => {
   let user: TestUser;
-  let own: Own;
+  let own: Records;
   let ops: Map<string, Operation>;
+  const VALID = Object.assign({}, ...GROUPS.map((g) => g.valid)) as Record<string, (o: Records) => RequestSpec>;
 
   beforeAll(async () => {
     user = await h.newUser();
-    const device = await h.addDevice(user);
-    const driver = ok(await h.post("/add_user_driver", { user, body: { device_id: device, name: "Driver" } }), AddUserDriverResponseSchema).item.id;
-    const sensor = ok(await h.post("/add_sensor", { user, query: { device_id: device }, body: { device_id: device, sensor_type: "battery", sensor_name: "Battery", unit_of_measurement: "V", tag_name: "power" } }), AddSensorResponseSchema).id;
-    const service = ok(await h.post("/add_service", { user, query: { device_id: device }, body: VALID["post /add_service"]!({ device, driver: 0, sensor: 0, service: 0 }).body }), AddServiceResponseSchema).id;
-    own = { device, driver, sensor, service };
+    own = noRecords(0);
+    for (const g of GROUPS) own = { ...own, ...(await g.seed(h, user, own, "M")) };
     const doc = (await h.inject({ method: "GET", url: "/api/docs/json" })).body as { paths: Record<string, Record<string, Operation>> };
     ops = new Map(Object.entries(doc.paths).flatMap(([path, byMethod]) => Object.entries(byMethod).map(([m, op]): [string, Operation] => [`${m} ${path.replace(/^\/api/, "")}`, op])));
   });

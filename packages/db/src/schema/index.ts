@@ -6,3 +6,8 @@ export * from "./unregistered-devices.js";
 export * from "./drivers.js";
 export * from "./sensors.js";
 export * from "./services.js";
+export * from "./geofences.js";
+export * from "./alerts.js";
+export * from "./commands.js";
+export * from "./tasks.js";
+export * from "./reports.js";
