@@ -2,3 +2,4 @@ export { apiApp, type ApiAppOptions } from "./app.js";
 export { ensureAdmin } from "./bootstrap.js";
 export { apiServerOptions } from "./fastify-options.js";
 export { API_VERSION } from "./version.js";
+export { createBusCommandQueue, CommandQueueUnavailableError, type CommandQueue, type BusCommandQueueOptions } from "./lib/command-queue.js";

@@ -1,6 +1,7 @@
 import closeWithGrace from "close-with-grace";
 import Fastify from "fastify";
 import { pino } from "pino";
+import { createBus } from "@fleet/bus";
 import { ApiEnvSchema, historySettings, loadConfigOrExit } from "@fleet/config";
 import { openDb } from "@fleet/db";
 import { createHistory } from "@fleet/history";
@@ -8,12 +9,13 @@ import { createLive } from "@fleet/live";
 import { apiApp } from "./app.js";
 import { ensureAdmin } from "./bootstrap.js";
 import { apiServerOptions } from "./fastify-options.js";
+import { createBusCommandQueue } from "./lib/command-queue.js";
 import { API_VERSION } from "./version.js";
 
 const config = loadConfigOrExit(ApiEnvSchema);
 const logger = pino({ name: "api", level: config.LOG_LEVEL });
-if (!config.DATABASE_URL || !config.REDIS_URL) {
-  logger.fatal("the API on its own needs DATABASE_URL and REDIS_URL (embedded stores live inside one process); `pnpm start` runs everything in one process");
+if (!config.DATABASE_URL || !config.REDIS_URL || !config.KAFKA_BROKERS) {
+  logger.fatal("the API on its own needs DATABASE_URL, REDIS_URL and KAFKA_BROKERS (embedded stores and the in-process bus live inside one process); `pnpm start` runs everything in one process");
   process.exit(1);
 }
 
@@ -22,13 +24,18 @@ await db.migrate();
 if (await ensureAdmin(db.db, config.FLEET_ADMIN_EMAIL, config.FLEET_ADMIN_PASSWORD)) logger.info({ email: config.FLEET_ADMIN_EMAIL }, "created the administrator account");
 const history = createHistory(historySettings(config));
 const live = createLive({ redisUrl: config.REDIS_URL });
+// GPRS commands go to the device gateways over the bus's `commands` topic.
+const bus = createBus({ kafkaBrokers: config.KAFKA_BROKERS, clientId: "fleet-api", logger });
+const commandProducer = await bus.producer();
 
 const app = Fastify({ loggerInstance: logger, ...apiServerOptions() });
-await app.register(apiApp, { prefix: "/api", db: db.db, live, history, settings: { offlineAfterMs: config.OFFLINE_AFTER_MINUTES * 60_000, version: API_VERSION } });
+await app.register(apiApp, { prefix: "/api", db: db.db, live, history, commands: createBusCommandQueue({ producer: commandProducer }), settings: { offlineAfterMs: config.OFFLINE_AFTER_MINUTES * 60_000, version: API_VERSION } });
 
 closeWithGrace({ delay: 10_000 }, async ({ err }) => {
   if (err) logger.error({ err }, "shutting down after an error");
   await app.close();
+  await commandProducer.close();
+  await bus.close();
   await Promise.all([history.close(), live.close(), db.close()]);
 });
 await app.listen({ host: config.HOST, port: config.PORT });

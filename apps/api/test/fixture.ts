@@ -19,12 +19,13 @@ import type { Static, TSchema } from "@sinclair/typebox";
 import { Value } from "@sinclair/typebox/value";
 import Fastify, { type FastifyInstance, type InjectOptions } from "fastify";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import type { BusProducer } from "@fleet/bus";
 import { AddDeviceResponseSchema, MessageFailureSchema, ValidationFailureSchema, WrongCredentialsSchema, type LiveState } from "@fleet/contracts";
 import { createUser, findUserByEmail, openDb, type CreateUserInput, type Db, type DbHandle, type User } from "@fleet/db";
 import { createChdbHistory, type HistoryStore } from "@fleet/history";
 import { createMemoryLive, type LiveStore } from "@fleet/live";
 import { hasService, sleep, tempChdbDir, tempPglite, tempPostgresDb, uniqueSuffix } from "@fleet/testkit";
-import { apiApp, apiServerOptions, ensureAdmin, API_VERSION } from "../src/index.js";
+import { apiApp, apiServerOptions, createBusCommandQueue, ensureAdmin, API_VERSION } from "../src/index.js";
 
 export type RecordsStore = "pglite" | "postgres";
 
@@ -61,6 +62,15 @@ export interface CallOptions {
 
 export const OFFLINE_AFTER_MS = 5 * 60_000;
 export const ADMIN = { email: "admin@fleet.test", password: "admin-secret-1" };
+/** The harness's SMS gateway timeout: short, so a test of a gateway that never answers is quick. */
+export const SMS_GATEWAY_TIMEOUT_MS = 1000;
+
+/** A message the API put on the bus through the harness's command queue; `value` parsed from JSON. */
+export interface BusMessageSent {
+  topic: string;
+  key: string;
+  value: unknown;
+}
 
 
 /**
@@ -218,7 +228,13 @@ export class ApiHarness {
   private opened: Opened | undefined;
   /** Every 5xx answered, with the error behind it when there was one. */
   readonly serverErrors: string[] = [];
-  readonly settings = { offlineAfterMs: OFFLINE_AFTER_MS, version: API_VERSION };
+  readonly settings = { offlineAfterMs: OFFLINE_AFTER_MS, version: API_VERSION, smsGatewayTimeoutMs: SMS_GATEWAY_TIMEOUT_MS };
+  /** Every message the command queue sent, in order (an in-memory bus producer records them). */
+  readonly busMessages: BusMessageSent[] = [];
+  /** While true, the command queue's bus refuses every send, as a bus that is down would. */
+  busDown = false;
+  /** Calls inside upstreamFailing(): their 502/503 answers are the point of the test, not server errors. */
+  private provokingUpstream = 0;
 
   constructor(readonly kind: RecordsStore) {}
 
@@ -253,9 +269,18 @@ export class ApiHarness {
     const errors = new WeakMap<object, string>();
     app.addHook("onError", async (req, _reply, err) => void errors.set(req, err.stack ?? String(err)));
     app.addHook("onResponse", async (req, reply) => {
-      if (reply.statusCode >= 500) this.serverErrors.push(`${req.method} ${req.url} → ${reply.statusCode}${errors.has(req) ? `\n${errors.get(req)}` : ""}`);
+      const provoked = this.provokingUpstream > 0 && (reply.statusCode === 502 || reply.statusCode === 503) && !errors.has(req);
+      if (reply.statusCode >= 500 && !provoked) this.serverErrors.push(`${req.method} ${req.url} → ${reply.statusCode}${errors.has(req) ? `\n${errors.get(req)}` : ""}`);
     });
-    await app.register(apiApp, { prefix: "/api", db: handle.db, live, history, settings: this.settings });
+    const producer: BusProducer = {
+      send: async (topic, messages) => {
+        if (this.busDown) throw new Error("the test bus is down");
+        for (const m of messages) this.busMessages.push({ topic, key: m.key, value: JSON.parse(m.value.toString()) });
+      },
+      close: async () => undefined,
+    };
+    const commands = createBusCommandQueue({ producer, sendTimeoutMs: 2000 });
+    await app.register(apiApp, { prefix: "/api", db: handle.db, live, history, commands, settings: this.settings });
     await app.ready();
     await ensureAdmin(handle.db, ADMIN.email, ADMIN.password);
     const adminRow = (await findUserByEmail(handle.db, ADMIN.email))!;
@@ -284,6 +309,20 @@ export class ApiHarness {
     const password = input.password ?? "secret-pw-1";
     const user = await createUser(this.db, { email: `u-${uniqueSuffix()}@example.com`, ...input, password });
     return { ...user, password, hash: user.apiHash };
+  }
+
+  /**
+   * Runs `fn`, in which a test makes an upstream fail on purpose (an SMS gateway that
+   * answers 500, a bus that is down): the 502 and 503 answers the API gives for those
+   * (sent by a route, not thrown) do not count as server errors.
+   */
+  async upstreamFailing<T>(fn: () => Promise<T>): Promise<T> {
+    this.provokingUpstream++;
+    try {
+      return await fn();
+    } finally {
+      this.provokingUpstream--;
+    }
   }
 
   /** Adds a device through the API (JSON body) and returns its id. */

@@ -2,7 +2,7 @@ import { mkdirSync } from "node:fs";
 import path from "node:path";
 import Fastify from "fastify";
 import type { Logger } from "pino";
-import { apiApp, apiServerOptions, API_VERSION, ensureAdmin } from "@fleet/api";
+import { apiApp, apiServerOptions, API_VERSION, createBusCommandQueue, ensureAdmin } from "@fleet/api";
 import { createMemoryBus } from "@fleet/bus";
 import { historySettings, trackerSettings, type StandaloneEnv } from "@fleet/config";
 import { openDb } from "@fleet/db";
@@ -53,9 +53,12 @@ export async function startStandalone(config: StandaloneEnv, logger: Logger): Pr
     sendTimeoutMs: config.INGEST_SEND_TIMEOUT_MS,
   });
 
+  // GPRS commands wait on the in-process bus's `commands` topic for a device gateway.
+  const commandProducer = await bus.producer();
+
   const app = Fastify({ loggerInstance: logger, ...apiServerOptions() });
   await app.register(ingestApp, { publisher });
-  await app.register(apiApp, { prefix: "/api", db: db.db, live, history, settings: { offlineAfterMs: config.OFFLINE_AFTER_MINUTES * 60_000, version: API_VERSION } });
+  await app.register(apiApp, { prefix: "/api", db: db.db, live, history, commands: createBusCommandQueue({ producer: commandProducer }), settings: { offlineAfterMs: config.OFFLINE_AFTER_MINUTES * 60_000, version: API_VERSION } });
   const url = await app.listen({ host: config.HOST, port: config.PORT });
 
   return {
@@ -66,6 +69,7 @@ export async function startStandalone(config: StandaloneEnv, logger: Logger): Pr
       await app.close();
       // Ingest first, so what it acknowledged reaches the tracker before the tracker stops.
       await publisher.close();
+      await commandProducer.close();
       await tracker.close();
       await rules.close();
       await bus.close();

@@ -4,7 +4,7 @@ import path from "node:path";
 import Fastify, { type FastifyInstance } from "fastify";
 import { pino } from "pino";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { apiApp, apiServerOptions, ensureAdmin } from "@fleet/api";
+import { apiApp, apiServerOptions, createBusCommandQueue, ensureAdmin } from "@fleet/api";
 import { createKafkaBus, type Bus } from "@fleet/bus";
 import { loadConfig, StandaloneEnvSchema } from "@fleet/config";
 import { openDb, type DbHandle } from "@fleet/db";
@@ -60,7 +60,8 @@ describe.runIf(hasService("kafka") && hasService("postgres") && hasService("redi
     publisher = createPublisher({ producer: await bus.producer(), batchMax: 500, lingerMs: 2, sendTimeoutMs: 10_000, topic: raw });
     app = Fastify(apiServerOptions());
     await app.register(ingestApp, { publisher });
-    await app.register(apiApp, { prefix: "/api", db: db.db, live, history, settings: { offlineAfterMs: 300_000, version: "test" } });
+    const commands = createBusCommandQueue({ producer: await bus.producer(), topic: kafka.topic("commands") });
+    await app.register(apiApp, { prefix: "/api", db: db.db, live, history, commands, settings: { offlineAfterMs: 300_000, version: "test" } });
   });
 
   afterAll(async () => {

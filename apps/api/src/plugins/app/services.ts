@@ -3,17 +3,22 @@ import type { HistoryStore } from "@fleet/history";
 import type { LiveStore } from "@fleet/live";
 import type { FastifyInstance } from "fastify";
 import fp from "fastify-plugin";
+import type { CommandQueue } from "../../lib/command-queue.js";
 
 export interface ApiSettings {
   /** A device with no fix for this long shows as offline. */
   offlineAfterMs: number;
   version: string;
+  /** How long one request to an account's SMS gateway may take. Default 10 s. */
+  smsGatewayTimeoutMs?: number;
 }
 
 export interface Services {
   db: Db;
   live: LiveStore;
   history: HistoryStore;
+  /** Where GPRS commands go to reach the device gateways (the bus's `commands` topic). */
+  commands: CommandQueue;
   settings: ApiSettings;
 }
 
@@ -26,7 +31,7 @@ declare module "fastify" {
 /** The stores and settings every route uses, as one typed decorator. */
 export default fp(
   async function services(app: FastifyInstance, opts: Services) {
-    app.decorate("services", { db: opts.db, live: opts.live, history: opts.history, settings: opts.settings });
+    app.decorate("services", { db: opts.db, live: opts.live, history: opts.history, commands: opts.commands, settings: opts.settings });
   },
   { name: "services" },
 );
