@@ -4,3 +4,4 @@ export * from "./live.js";
 export * from "./history.js";
 export * from "./failure.js";
 export * from "./api/index.js";
+export * from "./alert-types.js";
