@@ -18,14 +18,14 @@ export function nonFiniteFields(...parts: unknown[]): Record<string, string> {
 }
 
 /**
- * "1e400" in a form (coerced by AJV) or 1e400 in JSON (JSON.parse) becomes Infinity,
+ * "1e400" in a form or a path (coerced by AJV) or 1e400 in JSON (JSON.parse) becomes Infinity,
  * which passes every number schema: AJV's minimum/maximum skip non-finite values. Checked
  * once here, after validation and before any handler, so no route stores or trips on it.
  */
 export default fp(
   async function finiteNumbers(app: FastifyInstance) {
     app.addHook("preHandler", async (req: FastifyRequest, reply: FastifyReply) => {
-      const errors = nonFiniteFields(req.query, req.body);
+      const errors = nonFiniteFields(req.params, req.query, req.body);
       if (Object.keys(errors).length > 0) return reply.code(422).send({ status: 0, errors });
     });
   },
