@@ -82,6 +82,7 @@ describeApi("malformed variants of every endpoint", (h) => {
     expect([...ops.keys()].filter((r) => r !== "post /login" && !(r in VALID))).toEqual([]);
   });
 
+  // Thousands of requests, each with a records snapshot: far longer than a usual test.
   it("refuses every malformed variant with a 4xx in the failure shape and changes nothing", async () => {
     for (const [route, op] of ops) {
       const make = VALID[route];
@@ -89,11 +90,17 @@ describeApi("malformed variants of every endpoint", (h) => {
       const [method, path] = route.split(" ") as ["get" | "post", string];
       const caller = route.startsWith("get /admin") || route.startsWith("post /admin") ? h.admin : user;
       const valid = make(own);
-      const send = (query: Record<string, string | number> | undefined, body: unknown) =>
-        h.request(method === "get" ? "GET" : "POST", path, { user: caller, ...(query ? { query } : {}), ...(body === undefined ? {} : { body }) });
+      const at = (params: Record<string, string | number> = {}) => path.replace(/\{(\w+)\}/g, (_, name: string) => encodeURIComponent(String(params[name] ?? "")));
+      const sendTo = (url: string, query: Record<string, string | number> | undefined, body: unknown) =>
+        h.request(method === "get" ? "GET" : "POST", url, { user: caller, ...(query ? { query } : {}), ...(body === undefined ? {} : { body }) });
+      const send = (query: Record<string, string | number> | undefined, body: unknown) => sendTo(at(valid.params), query, body);
       const before = await records(h);
 
       for (const p of op.parameters ?? []) {
+        if (p.in === "path") {
+          for (const bad of NOT_IDS.filter((x) => x !== "")) expectFailure(await sendTo(at({ ...valid.params, [p.name]: bad }), valid.query, valid.body), `${route} /${p.name}=${bad}`);
+          continue;
+        }
         if (p.in !== "query" || !p.required) continue;
         for (const bad of NOT_IDS) {
           if (accepts(p.schema, "string") && bad !== "") continue; // a free-text parameter takes any text
@@ -116,5 +123,5 @@ describeApi("malformed variants of every endpoint", (h) => {
       }
       expect(await records(h), `${route} changed records`).toEqual(before);
     }
-  });
+  }, 300_000);
 });

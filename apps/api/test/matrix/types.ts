@@ -21,6 +21,8 @@ export interface Records {
 }
 
 export interface RequestSpec {
+  /** Path parameters, for routes such as `get /get_task/{id}`. */
+  params?: Record<string, string | number>;
   query?: Record<string, string | number>;
   body?: Record<string, unknown>;
 }
