@@ -1,5 +1,6 @@
 import { describe, expect, it } from "vitest";
 import {
+  GeoCreatedSchema,
   ALERT_TYPES,
   AddAlertDataResponseSchema,
   AddAlertResponseSchema,
@@ -20,11 +21,7 @@ import { describeApi, failure, invalid, liveState, ok, type ApiHarness, type Bod
 
 /** A geofence of the user: through add_geofence when that answers, else a row written directly. */
 async function addGeofence(h: ApiHarness, user: TestUser, name: string): Promise<number> {
-  const res = await h.post("/add_geofence", { user, body: { name, polygon_color: "#ff0000", type: "circle", center: { lat: 54.68, lng: 25.28 }, radius: 500 } });
-  const id = (res.body as { id?: unknown } | undefined)?.id;
-  if (res.status === 200 && typeof id === "number") return id;
-  const [row] = await h.db.insert(schema.geofences).values({ userId: user.id, name, type: "circle", polygonColor: "#ff0000", center: { lat: 54.68, lng: 25.28 }, radius: 500 }).returning();
-  return row!.id;
+  return ok(await h.post("/add_geofence", { user, body: { name, polygon_color: "#ff0000", type: "circle", center: { lat: 54.68, lng: 25.28 }, radius: 500 } }), GeoCreatedSchema).id;
 }
 
 async function addCustomEvent(h: ApiHarness, user: TestUser, message = "Fast", protocol = "osmand"): Promise<number> {

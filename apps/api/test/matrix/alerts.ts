@@ -1,6 +1,5 @@
 /* Custom events and alerts in the matrices. */
 import { AddAlertResponseSchema, AddCustomEventResponseSchema } from "@fleet/contracts";
-import { schema } from "@fleet/db";
 import { ok, type ApiHarness, type CallOptions, type TestUser } from "../fixture.js";
 import type { IdCase, ListCase, MatrixGroup, Records, RequestSpec } from "./types.js";
 
@@ -81,24 +80,16 @@ const valid: Record<string, (o: Records) => RequestSpec> = {
   "post /set_alert_devices": (o) => ({ query: { alert_id: o.alert }, body: { devices: [o.device] } }),
 };
 
-/**
- * A custom event and an alert that names it, the base device and a geofence. Until the geo
- * group seeds geofences, one is written directly (and returned, so the id cases have one).
- */
+/** A custom event, and an alert that names it, the base device and the geo group's geofence. */
 async function seed(h: ApiHarness, user: TestUser, base: Records, tag: string): Promise<Partial<Records>> {
-  let geofence = base.geofence;
-  if (geofence === 0) {
-    const [row] = await h.db.insert(schema.geofences).values({ userId: user.id, name: `Zone of ${tag}`, type: "circle", polygonColor: "#00ff00", center: { lat: 54.7, lng: 25.3 }, radius: 300 }).returning();
-    geofence = row!.id;
-  }
   const customEvent = ok(await h.post("/add_custom_event", { user, body: eventBody(`Custom event of ${tag}`) }), AddCustomEventResponseSchema).id;
-  const alert = ok(await h.post("/add_alert", { user, body: alertBody({ device: base.device, geofence, customEvent }, `Alert of ${tag}`) }), AddAlertResponseSchema).id;
-  return { customEvent, alert, ...(base.geofence === 0 ? { geofence } : {}) };
+  const alert = ok(await h.post("/add_alert", { user, body: alertBody({ device: base.device, geofence: base.geofence, customEvent }, `Alert of ${tag}`) }), AddAlertResponseSchema).id;
+  return { customEvent, alert };
 }
 
 export const alertsGroup: MatrixGroup = {
   seed,
-  privateText: (tag) => [`Custom event of ${tag}`, `Alert of ${tag}`, `Zone of ${tag}`],
+  privateText: (tag) => [`Custom event of ${tag}`, `Alert of ${tag}`],
   idCases,
   listCases,
   accountOnly: ["get /get_protocols", "get /add_custom_event_data", "post /add_custom_event"],

@@ -3,21 +3,13 @@ import { AddReportResponseSchema } from "@fleet/contracts";
 import { ok, type ApiHarness, type TestUser } from "../fixture.js";
 import type { IdCase, ListCase, MatrixGroup, Records, RequestSpec } from "./types.js";
 
-/**
- * A geofence id for cases aimed at `r`'s geofence. Until the geo group seeds geofences,
- * `r.geofence` is 0 and the user has none: any id is then "a geofence that is not the
- * caller's", so the cases use one that exists nowhere rather than 0 (which the schema
- * refuses before the ownership check is reached).
- */
-const geofenceOf = (r: Records) => r.geofence || 2_000_000_000;
-
 /** A valid definition of type 1 (which ignores geofences and parameters, so they may be anything valid). */
 const reportBody = (o: Records, overrides: Record<string, unknown> = {}) => ({
   title: "Weekly summary",
   type: 1,
   format: "html",
   devices: [o.device],
-  geofences: o.geofence ? [o.geofence] : [],
+  geofences: [o.geofence],
   speed_limit: 90,
   stops: 5,
   show_addresses: 1,
@@ -36,10 +28,10 @@ const post = (h: ApiHarness, user: TestUser, path: string, body: unknown) => h.p
 
 const idCases: IdCase[] = [
   { route: "post /add_report (devices)", call: (h, u, t, o) => post(h, u, "/add_report", reportBody(o, { devices: [o.device, t.device] })) },
-  { route: "post /add_report (geofences)", call: (h, u, t, o) => post(h, u, "/add_report", geofenceBody(o, geofenceOf(t))) },
+  { route: "post /add_report (geofences)", call: (h, u, t, o) => post(h, u, "/add_report", geofenceBody(o, t.geofence)) },
   { route: "post /edit_report", call: (h, u, t, o) => post(h, u, "/edit_report", { id: t.report, ...reportBody(o, { title: "Taken over" }) }) },
   { route: "post /edit_report (devices)", call: (h, u, t, o) => post(h, u, "/edit_report", { id: o.report, ...reportBody(o, { devices: [t.device] }) }) },
-  { route: "post /edit_report (geofences)", call: (h, u, t, o) => post(h, u, "/edit_report", { id: o.report, ...geofenceBody(o, geofenceOf(t)) }) },
+  { route: "post /edit_report (geofences)", call: (h, u, t, o) => post(h, u, "/edit_report", { id: o.report, ...geofenceBody(o, t.geofence) }) },
   { route: "get /destroy_report", call: (h, u, t) => h.get("/destroy_report", { user: u, query: { report_id: t.report } }) },
 ];
 
