@@ -1,7 +1,7 @@
 import { describe, expect, it } from "vitest";
 import { AddDeviceDataSchema, AddDeviceResponseSchema, GetDevicesResponseSchema, UTC_TIMEZONE_ID } from "@fleet/contracts";
 import { countUserDevices, deviceGroups, devices, userDevices } from "@fleet/db";
-import { describeApi, deviceFields, invalid, newImei, ok, type ApiHarness, type TestUser } from "./fixture.js";
+import { describeApi, deviceFields, invalid, liveState, newImei, ok, type ApiHarness, type TestUser } from "./fixture.js";
 
 const REQUIRED = ["name", "imei", "icon_id", "fuel_measurement_id", "tail_length", "min_moving_speed", "min_fuel_fillings", "min_fuel_thefts"];
 
@@ -113,6 +113,17 @@ describeApi("devices: add", (h) => {
       expect(found!.item.icon_type).toBe("arrow");
       expect(found!.item.icon_colors).toEqual({ moving: "blue", stopped: "black", offline: "orange", engine: "green" });
       expect(found!.item.device_data).toMatchObject({ fuel_quantity: "12.50", fuel_price: "1.75", icon_id: "0", fuel_measurement_id: "2", vin: fields.vin, group_id: String(vans) });
+      expect(found!.item.device_data.pivot.timezone_id).toBe("65");
+    });
+
+    it("shows a device's fix time in the timezone chosen for it, else in the user's", async () => {
+      const user = await h.newUser({ timezoneId: 57 }); // UTC
+      const own = ok(await h.post("/add_device", { user, body: deviceFields({ timezone_id: 65 }) }), AddDeviceResponseSchema).id; // UTC+02:00
+      const plain = ok(await h.post("/add_device", { user, body: deviceFields() }), AddDeviceResponseSchema).id;
+      const fixTime = Date.UTC(2026, 10, 21, 10, 30, 0);
+      await h.live.putStates([own, plain].map((id) => ({ state: liveState(id, { fixTime }), userIds: [user.id] })));
+      expect((await listed(h, user, own))!.item.time).toBe("2026-11-21 12:30:00");
+      expect((await listed(h, user, plain))!.item.time).toBe("2026-11-21 10:30:00");
     });
 
     it.each(["form", "multipart"] as const)("accepts numeric strings from a %s body", async (as) => {

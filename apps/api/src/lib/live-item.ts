@@ -96,7 +96,8 @@ export function liveItem(d: UserDeviceRecord, state: LiveState | undefined, ctx:
     name: d.name,
     online: online ? "online" : "offline",
     alarm: attr("alarm") === "-" ? "" : attr("alarm"),
-    time: state ? formatDateTime(state.fixTime, user.timezoneId) : "-",
+    // The device's own timezone when the user set one for it (0 or none: the user's).
+    time: state ? formatDateTime(state.fixTime, d.pivot.timezoneId || user.timezoneId) : "-",
     timestamp: state ? Math.floor(state.fixTime / 1000) : 0,
     acktimestamp: state ? Math.floor(state.serverTime / 1000) : 0,
     speed,

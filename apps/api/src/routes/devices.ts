@@ -48,7 +48,8 @@ export const deviceRoutes: FastifyPluginAsyncTypebox = async (app) => {
           fuelPrice: b.fuel_price ?? 0,
           groupId: b.group_id ? b.group_id : null,
           deviceIconsType: b.device_icons_type ?? "icon",
-          timezoneId: b.timezone_id ?? 0,
+          // 0 is the spec's default ("the user's timezone"), stored as no choice.
+          timezoneId: b.timezone_id ? b.timezone_id : null,
           iconColors: { moving: b.icon_moving ?? "green", stopped: b.icon_stopped ?? "red", offline: b.icon_offline ?? "red", engine: b.icon_engine ?? "yellow" },
           simNumber: b.sim_number ?? "",
           vin: b.vin ?? "",

@@ -13,9 +13,11 @@ type Queryable = Db | Tx;
  * creating user's pivot settings. Server-owned columns (id, owner, deleted, timestamps) are
  * not accepted.
  */
-export type CreateDeviceInput = Omit<NewDevice, "id" | "userId" | "deleted" | "createdAt" | "updatedAt"> & {
+export type CreateDeviceInput = Omit<NewDevice, "id" | "userId" | "deleted" | "createdAt" | "updatedAt" | "timezoneId"> & {
   /** The creating user's device group; must be one of that user's groups. */
   groupId?: number | null;
+  /** The creating user's timezone for this device (the pivot's, as edit_device sets it); null or 0 = the user's own. */
+  timezoneId?: number | null;
 };
 
 /** The pivot as the spec's `pivot` object has it. */
@@ -36,7 +38,7 @@ export type TrackedDevice = Device & { userIds: number[] };
  *   row is locked while counting, so concurrent adds cannot both slip under the limit.
  */
 export async function createDevice(db: Db, userId: number, input: CreateDeviceInput, opts: { devicesLimit?: number | null } = {}): Promise<UserDeviceRecord> {
-  const { groupId = null, ...deviceValues } = input;
+  const { groupId = null, timezoneId = null, ...deviceValues } = input;
   try {
     return await db.transaction(async (tx) => {
       if (opts.devicesLimit !== undefined && opts.devicesLimit !== null) {
@@ -57,7 +59,7 @@ export async function createDevice(db: Db, userId: number, input: CreateDeviceIn
         .insert(devices)
         .values({ ...deviceValues, userId })
         .returning({ id: devices.id });
-      await tx.insert(userDevices).values({ userId, deviceId: device!.id, groupId });
+      await tx.insert(userDevices).values({ userId, deviceId: device!.id, groupId, timezoneId });
       // Read back after the pivot insert: its trigger has moved the device's updated_at.
       const [record] = await selectUserDevices(tx, userId, eq(devices.id, device!.id));
       return record!;
