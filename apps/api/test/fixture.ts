@@ -228,7 +228,7 @@ export class ApiHarness {
   private opened: Opened | undefined;
   /** Every 5xx answered, with the error behind it when there was one. */
   readonly serverErrors: string[] = [];
-  readonly settings = { offlineAfterMs: OFFLINE_AFTER_MS, version: API_VERSION, smsGatewayTimeoutMs: SMS_GATEWAY_TIMEOUT_MS };
+  readonly settings = { offlineAfterMs: OFFLINE_AFTER_MS, version: API_VERSION, smsGatewayTimeoutMs: SMS_GATEWAY_TIMEOUT_MS, smsGatewayAllowPrivate: true };
   /** Every message the command queue sent, in order (an in-memory bus producer records them). */
   readonly busMessages: BusMessageSent[] = [];
   /** While true, the command queue's bus refuses every send, as a bus that is down would. */

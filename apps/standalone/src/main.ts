@@ -58,7 +58,7 @@ export async function startStandalone(config: StandaloneEnv, logger: Logger): Pr
 
   const app = Fastify({ loggerInstance: logger, ...apiServerOptions() });
   await app.register(ingestApp, { publisher });
-  await app.register(apiApp, { prefix: "/api", db: db.db, live, history, commands: createBusCommandQueue({ producer: commandProducer }), settings: { offlineAfterMs: config.OFFLINE_AFTER_MINUTES * 60_000, version: API_VERSION } });
+  await app.register(apiApp, { prefix: "/api", db: db.db, live, history, commands: createBusCommandQueue({ producer: commandProducer }), settings: { offlineAfterMs: config.OFFLINE_AFTER_MINUTES * 60_000, version: API_VERSION, smsGatewayAllowPrivate: config.SMS_GATEWAY_ALLOW_PRIVATE } });
   const url = await app.listen({ host: config.HOST, port: config.PORT });
 
   return {

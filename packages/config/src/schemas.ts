@@ -56,6 +56,8 @@ export const ApiEnvSchema = Type.Composite([
     FLEET_ADMIN_PASSWORD: Type.String({ default: "admin12345", minLength: 6 }),
     /** Minutes without a new fix after which a device counts as offline. */
     OFFLINE_AFTER_MINUTES: Type.Integer({ minimum: 1, default: 5 }),
+    /** Let accounts' SMS gateways be at private or loopback addresses (off: they must be public). */
+    SMS_GATEWAY_ALLOW_PRIVATE: Type.Boolean({ default: false }),
   }),
 ]);
 export type ApiEnv = Static<typeof ApiEnvSchema>;

@@ -7,9 +7,15 @@
  *   POST <url>  {"to", "message"[, "from"]} application/json when encoding is json
  *
  * With authentication 1 the request carries HTTP basic auth (username, password). Any
- * 2xx answer is success; redirects are not followed.
+ * 2xx answer is success; redirects are not followed. Unless the server allows it
+ * (SMS_GATEWAY_ALLOW_PRIVATE), the gateway must be at a public address: a user's URL must
+ * not become a way into the server's own network.
  */
+import { request as httpRequest } from "node:http";
+import { request as httpsRequest } from "node:https";
+import { isIP } from "node:net";
 import type { User } from "@fleet/db";
+import { PrivateAddressError, isPublicAddress, publicOnlyLookup } from "./public-address.js";
 
 export interface SmsGatewayConfig {
   url: URL;
@@ -57,34 +63,59 @@ function fields(config: SmsGatewayConfig, sms: SmsMessage): Record<string, strin
   return { to: sms.to, message: sms.message, ...(config.sender ? { from: config.sender } : {}) };
 }
 
-function request(config: SmsGatewayConfig, sms: SmsMessage): { url: URL; init: RequestInit } {
+interface GatewayRequest {
+  url: URL;
+  method: "GET" | "POST";
+  headers: Record<string, string>;
+  body?: string;
+}
+
+function request(config: SmsGatewayConfig, sms: SmsMessage): GatewayRequest {
   const headers: Record<string, string> = {};
   if (config.auth) headers.authorization = `Basic ${Buffer.from(`${config.auth.username}:${config.auth.password}`).toString("base64")}`;
   const url = new URL(config.url);
   if (config.method === "get") {
     for (const [k, v] of Object.entries(fields(config, sms))) url.searchParams.set(k, v);
-    return { url, init: { method: "GET", headers } };
+    return { url, method: "GET", headers };
   }
-  if (config.json) return { url, init: { method: "POST", headers: { ...headers, "content-type": "application/json" }, body: JSON.stringify(fields(config, sms)) } };
-  return { url, init: { method: "POST", headers: { ...headers, "content-type": "application/x-www-form-urlencoded" }, body: new URLSearchParams(fields(config, sms)).toString() } };
+  if (config.json) return { url, method: "POST", headers: { ...headers, "content-type": "application/json" }, body: JSON.stringify(fields(config, sms)) };
+  return { url, method: "POST", headers: { ...headers, "content-type": "application/x-www-form-urlencoded" }, body: new URLSearchParams(fields(config, sms)).toString() };
 }
 
-/** Why a fetch failed, in words a user can act on; the cause's code when there is one. */
+/**
+ * One HTTP exchange; resolves with the answer's status. node:http rather than fetch, for
+ * its `lookup` option: the private-address check then applies to the address actually
+ * connected to. An IP literal skips lookup, so it is checked here first.
+ */
+function exchange(req: GatewayRequest, timeoutMs: number, allowPrivate: boolean): Promise<number> {
+  const host = req.url.hostname.replace(/^\[|\]$/g, "");
+  if (!allowPrivate && isIP(host) !== 0 && !isPublicAddress(host)) return Promise.reject(new PrivateAddressError(host));
+  const send = req.url.protocol === "https:" ? httpsRequest : httpRequest;
+  return new Promise<number>((resolve, reject) => {
+    const r = send(req.url, { method: req.method, headers: req.headers, signal: AbortSignal.timeout(timeoutMs), ...(allowPrivate ? {} : { lookup: publicOnlyLookup }) }, (res) => {
+      // The answer's body is not used; draining it frees the connection.
+      res.resume();
+      resolve(res.statusCode ?? 0);
+    });
+    r.on("error", reject);
+    r.end(req.body);
+  });
+}
+
+/** Why a request failed, in words a user can act on; the cause's code when there is one. */
 function reason(err: unknown, timeoutMs: number): string {
+  if (err instanceof PrivateAddressError) return "The SMS gateway URL points at a private or reserved address, which this server does not call.";
   if (err instanceof Error && (err.name === "TimeoutError" || err.name === "AbortError")) return `The SMS gateway did not answer within ${timeoutMs} ms.`;
-  const cause = err instanceof Error ? (err.cause as { code?: unknown } | undefined) : undefined;
-  const code = typeof cause?.code === "string" ? ` (${cause.code})` : "";
+  const errCode = err instanceof Error ? (err as Error & { code?: unknown }).code : undefined;
+  const code = typeof errCode === "string" ? ` (${errCode})` : "";
   return `The SMS gateway could not be reached${code}.`;
 }
 
 /** Sends one SMS; never throws. */
-export async function sendSms(config: SmsGatewayConfig, sms: SmsMessage, timeoutMs: number): Promise<SmsResult> {
-  const { url, init } = request(config, sms);
+export async function sendSms(config: SmsGatewayConfig, sms: SmsMessage, timeoutMs: number, allowPrivate = false): Promise<SmsResult> {
   try {
-    const res = await fetch(url, { ...init, redirect: "manual", signal: AbortSignal.timeout(timeoutMs) });
-    // The answer's body is not used; cancelling frees the connection without reading it.
-    await res.body?.cancel().catch(() => undefined);
-    return res.status >= 200 && res.status < 300 ? { ok: true } : { ok: false, error: `The SMS gateway answered HTTP ${res.status}.` };
+    const status = await exchange(request(config, sms), timeoutMs, allowPrivate);
+    return status >= 200 && status < 300 ? { ok: true } : { ok: false, error: `The SMS gateway answered HTTP ${status}.` };
   } catch (err) {
     return { ok: false, error: reason(err, timeoutMs) };
   }
@@ -95,14 +126,18 @@ export async function sendSms(config: SmsGatewayConfig, sms: SmsMessage, timeout
  * long; results are in the order of `messages`. Messages not yet started after
  * `budgetMs` are not sent and fail, bounding the whole call.
  */
-export async function sendAllSms(config: SmsGatewayConfig, messages: readonly SmsMessage[], opts: { timeoutMs: number; concurrency?: number; budgetMs?: number }): Promise<SmsResult[]> {
+export async function sendAllSms(
+  config: SmsGatewayConfig,
+  messages: readonly SmsMessage[],
+  opts: { timeoutMs: number; allowPrivate?: boolean; concurrency?: number; budgetMs?: number },
+): Promise<SmsResult[]> {
   const results: SmsResult[] = new Array(messages.length);
   const deadline = Date.now() + (opts.budgetMs ?? opts.timeoutMs * 3);
   let next = 0;
   const worker = async () => {
     for (let i = next++; i < messages.length; i = next++) {
       const left = deadline - Date.now();
-      results[i] = left <= 0 ? { ok: false, error: "Not sent: the SMS gateway was too slow for the messages before it." } : await sendSms(config, messages[i]!, Math.min(opts.timeoutMs, left));
+      results[i] = left <= 0 ? { ok: false, error: "Not sent: the SMS gateway was too slow for the messages before it." } : await sendSms(config, messages[i]!, Math.min(opts.timeoutMs, left), opts.allowPrivate);
     }
   };
   await Promise.all(Array.from({ length: Math.min(opts.concurrency ?? 4, messages.length) }, worker));

@@ -153,7 +153,7 @@ export const commandRoutes: FastifyPluginAsyncTypebox = async (app) => {
       // A device listed twice gets one message.
       const targets = [...new Set(requested)].map((id) => found.get(id)!);
       const sms = targets.map((d) => ({ to: d.simNumber.trim(), message }));
-      const results = await sendAllSms(gateway.config, sms, { timeoutMs: settings.smsGatewayTimeoutMs ?? DEFAULT_SMS_TIMEOUT_MS });
+      const results = await sendAllSms(gateway.config, sms, { timeoutMs: settings.smsGatewayTimeoutMs ?? DEFAULT_SMS_TIMEOUT_MS, allowPrivate: settings.smsGatewayAllowPrivate ?? false });
       await recordSmsAttempts(
         db,
         user.id,

@@ -11,6 +11,8 @@ export interface ApiSettings {
   version: string;
   /** How long one request to an account's SMS gateway may take. Default 10 s. */
   smsGatewayTimeoutMs?: number;
+  /** Whether account SMS gateways may be at private or loopback addresses (a gateway on the same network). Default false. */
+  smsGatewayAllowPrivate?: boolean;
 }
 
 export interface Services {
