@@ -96,6 +96,20 @@ describeApi("devices: edit, destroy, activate", (h) => {
   });
 
   describe("edit_device", () => {
+    it("moves a device into a group that edit_setup removes at the same moment without a server error", async () => {
+      const user = await h.newUser();
+      const id = await h.addDevice(user);
+      const setup = { unit_of_distance: "km", unit_of_capacity: "lt", unit_of_altitude: "mt", timezone_id: 0, sms_gateway: 0, groups: [] };
+      for (let i = 0; i < 15; i++) {
+        const doomed = await group(h, user, `Doomed ${i}`);
+        const [removed, moved] = await Promise.all([h.post("/edit_setup", { user, body: setup }), h.post("/edit_device", { user, query: { device_id: id }, body: { group_id: doomed } })]);
+        expect(removed.status, removed.text).toBe(200);
+        // Either the move came first (and the removal then ungrouped the device) or the group was already gone.
+        expect([200, 422], moved.text).toContain(moved.status);
+        expect((await listed(h, user, id))?.item.device_data.group_id).toBeNull();
+      }
+    });
+
     it("changes only the fields it is given", async () => {
       const user = await h.newUser();
       const tz = 65;

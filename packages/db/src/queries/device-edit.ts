@@ -82,11 +82,12 @@ async function ownersOf(tx: Tx, deviceIds: readonly number[]): Promise<DeviceOwn
   return [...byDevice].map(([deviceId, userIds]) => ({ deviceId, userIds }));
 }
 
-async function assertOwnGroup(tx: Tx, userId: number, groupId: number): Promise<void> {
+/** Whether the group is the user's, holding a share lock on it until the transaction ends. */
+async function isOwnGroup(tx: Tx, userId: number, groupId: number): Promise<boolean> {
   const [group] = groupId <= MAX_ID
     ? await tx.select({ id: deviceGroups.id }).from(deviceGroups).where(and(eq(deviceGroups.id, groupId), eq(deviceGroups.userId, userId))).for("share")
     : [];
-  if (!group) throw new UnknownDeviceGroupError(groupId);
+  return group !== undefined;
 }
 
 function deviceColumns(input: UpdateDeviceInput, stored: IconColors): Partial<NewDevice> {
@@ -114,8 +115,11 @@ export async function updateDevice(
   if (!isDbId(deviceId)) return undefined;
   try {
     return await db.transaction(async (tx) => {
+      // The group is locked before the device: edit_setup deletes groups (which then updates
+      // their devices' rows) in that order, and the same order cannot deadlock with it.
+      const groupOk = input.groupId === undefined || input.groupId === null || (await isOwnGroup(tx, userId, input.groupId));
       if ((await lockUserDevices(tx, userId, [deviceId])).length === 0) return undefined;
-      if (input.groupId !== undefined && input.groupId !== null) await assertOwnGroup(tx, userId, input.groupId);
+      if (!groupOk) throw new UnknownDeviceGroupError(input.groupId!);
       // Read under the lock, so a concurrent colour edit cannot be lost in the merge.
       const [current] = await tx.select({ iconColors: devices.iconColors }).from(devices).where(eq(devices.id, deviceId));
       const set = deviceColumns(input, current!.iconColors);
