@@ -5,6 +5,7 @@ import { devices } from "../schema/devices.js";
 import { drivers } from "../schema/drivers.js";
 import { geofences } from "../schema/geofences.js";
 import { userDevices } from "../schema/user-devices.js";
+import { isRowId } from "../row-id.js";
 
 type Queryable = Db | Tx;
 
@@ -50,7 +51,6 @@ export interface AlertChoices {
   customEvents: { id: number; message: string }[];
 }
 
-const isRowId = (id: number) => Number.isSafeInteger(id) && id >= 1 && id <= 2_147_483_647;
 const mine = (userId: number, id: number) => and(eq(alerts.id, id), eq(alerts.userId, userId));
 
 const REFERENCE_LABELS: Record<AlertReferenceField, string> = { devices: "devices", zones: "zones", geofences: "geofences", drivers: "drivers", events_custom: "custom events" };

@@ -3,6 +3,7 @@ import type { Db, Tx } from "../client.js";
 import { sentCommands, type SentCommand } from "../schema/commands.js";
 import { devices } from "../schema/devices.js";
 import { userDevices } from "../schema/user-devices.js";
+import { isRowId } from "../row-id.js";
 
 type Queryable = Db | Tx;
 
@@ -26,7 +27,7 @@ export function listCommandDevices(db: Queryable, userId: number): Promise<Comma
 
 /** Those of `ids` that are the user's non-deleted devices; missing, deleted and other users' ids are left out alike. */
 export async function findCommandDevices(db: Queryable, userId: number, ids: readonly number[]): Promise<Map<number, CommandDevice>> {
-  const valid = ids.filter((id) => Number.isSafeInteger(id) && id >= 1 && id <= 2_147_483_647);
+  const valid = ids.filter(isRowId);
   if (valid.length === 0) return new Map();
   const rows = await db
     .select({ id: devices.id, name: devices.name, imei: devices.imei, simNumber: devices.simNumber })

@@ -1,6 +1,7 @@
 import { and, asc, count, eq, inArray } from "drizzle-orm";
 import type { Db, Tx } from "../client.js";
 import { customEvents, type CustomEvent, type CustomEventCondition } from "../schema/alerts.js";
+import { isRowId } from "../row-id.js";
 
 type Queryable = Db | Tx;
 
@@ -12,7 +13,6 @@ export interface CustomEventInput {
   always?: boolean;
 }
 
-const isRowId = (id: number) => Number.isSafeInteger(id) && id >= 1 && id <= 2_147_483_647;
 const mine = (userId: number, id: number) => and(eq(customEvents.id, id), eq(customEvents.userId, userId));
 
 /** One page of the user's custom events by id, and how many the user has in all. */

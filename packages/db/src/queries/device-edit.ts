@@ -6,6 +6,7 @@ import { devices, type IconColors, type NewDevice } from "../schema/devices.js";
 import { drivers } from "../schema/drivers.js";
 import { userDevices } from "../schema/user-devices.js";
 import { findUserDevice, type UserDeviceRecord } from "./devices.js";
+import { isRowId } from "../row-id.js";
 
 /** Device columns a user may edit; everything else (owner, deleted, expiry...) is server-owned. */
 const EDITABLE_COLUMNS = [
@@ -51,9 +52,6 @@ export interface DeviceOwners {
   userIds: number[];
 }
 
-const MAX_ID = 2_147_483_647;
-// Ids beyond int4 cannot exist, and Postgres would refuse to compare them.
-const isDbId = (id: number) => Number.isSafeInteger(id) && id >= 1 && id <= MAX_ID;
 
 /**
  * Locks the user's non-deleted devices among `deviceIds` (device rows, in id order, so
@@ -84,7 +82,7 @@ async function ownersOf(tx: Tx, deviceIds: readonly number[]): Promise<DeviceOwn
 
 /** Whether the group is the user's, holding a share lock on it until the transaction ends. */
 async function isOwnGroup(tx: Tx, userId: number, groupId: number): Promise<boolean> {
-  const [group] = groupId <= MAX_ID
+  const [group] = isRowId(groupId)
     ? await tx.select({ id: deviceGroups.id }).from(deviceGroups).where(and(eq(deviceGroups.id, groupId), eq(deviceGroups.userId, userId))).for("share")
     : [];
   return group !== undefined;
@@ -112,7 +110,7 @@ export async function updateDevice(
   deviceId: number,
   input: UpdateDeviceInput,
 ): Promise<{ device: UserDeviceRecord; owners: DeviceOwners } | undefined> {
-  if (!isDbId(deviceId)) return undefined;
+  if (!isRowId(deviceId)) return undefined;
   try {
     return await db.transaction(async (tx) => {
       // The group is locked before the device: edit_setup deletes groups (which then updates
@@ -150,7 +148,7 @@ export async function updateDevice(
  *   id does not exist, is deleted or is not the user's.
  */
 export async function destroyDevice(db: Db, userId: number, deviceId: number): Promise<{ owners: DeviceOwners; deleted: boolean } | undefined> {
-  if (!isDbId(deviceId)) return undefined;
+  if (!isRowId(deviceId)) return undefined;
   return db.transaction(async (tx) => {
     // The device row's lock also serialises two owners leaving at once: the second one
     // then sees it is the last and deletes the device, rather than both leaving it orphaned.
@@ -178,7 +176,7 @@ export async function destroyDevice(db: Db, userId: number, deviceId: number): P
  */
 export async function setDevicesActive(db: Db, userId: number, deviceIds: readonly number[], active: boolean): Promise<DeviceOwners[] | undefined> {
   const ids = [...new Set(deviceIds)];
-  if (ids.length === 0 || !ids.every(isDbId)) return undefined;
+  if (ids.length === 0 || !ids.every(isRowId)) return undefined;
   return db.transaction(async (tx) => {
     if ((await lockUserDevices(tx, userId, ids)).length !== ids.length) return undefined;
     await tx

@@ -5,6 +5,7 @@ import { deviceGroups } from "../schema/device-groups.js";
 import { devices, type Device, type NewDevice } from "../schema/devices.js";
 import { userDevices, type UserDevice } from "../schema/user-devices.js";
 import { users } from "../schema/users.js";
+import { isRowId } from "../row-id.js";
 
 type Queryable = Db | Tx;
 
@@ -85,8 +86,7 @@ function selectUserDevices(db: Queryable, userId: number, extra?: SQL): Promise<
  * deleted or is not the user's (callers answer all three alike).
  */
 export async function findUserDevice(db: Queryable, userId: number, deviceId: number): Promise<UserDeviceRecord | undefined> {
-  // Ids beyond int4 cannot exist, and Postgres would refuse to compare them.
-  if (!Number.isSafeInteger(deviceId) || deviceId < 1 || deviceId > 2_147_483_647) return undefined;
+  if (!isRowId(deviceId)) return undefined;
   const [record] = await selectUserDevices(db, userId, eq(devices.id, deviceId));
   return record;
 }

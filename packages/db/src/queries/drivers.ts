@@ -4,6 +4,7 @@ import { devices } from "../schema/devices.js";
 import { drivers, type Driver, type NewDriver } from "../schema/drivers.js";
 import { userDevices } from "../schema/user-devices.js";
 import { findUserDevice } from "./devices.js";
+import { isRowId } from "../row-id.js";
 
 type Queryable = Db | Tx;
 
@@ -26,8 +27,6 @@ export interface DriverInput {
   description?: string;
 }
 
-/** Ids beyond int4 cannot exist, and Postgres would refuse to compare them. */
-const isRowId = (id: number) => Number.isSafeInteger(id) && id >= 1 && id <= 2_147_483_647;
 
 /** One page of the user's drivers by id, and how many the user has in all. */
 export async function listUserDrivers(db: Queryable, userId: number, page: { limit: number; offset: number }): Promise<{ total: number; drivers: Driver[] }> {

@@ -1,11 +1,10 @@
 import { and, asc, count, desc, eq, ilike, inArray, not, or, sql } from "drizzle-orm";
 import type { Db, Tx } from "../client.js";
 import { geofenceGroups, geofences, type Geofence, type GeofenceGroup, type LatLng } from "../schema/geofences.js";
+import { isRowId } from "../row-id.js";
 
 type Queryable = Db | Tx;
 
-/** Ids beyond int4 cannot exist, and Postgres would refuse to compare them. */
-const isRowId = (id: number) => Number.isSafeInteger(id) && id >= 1 && id <= 2_147_483_647;
 
 /** A geofence group id that does not exist or is another user's (the two look alike). */
 export class UnknownGeofenceGroupError extends Error {

@@ -1,11 +1,10 @@
 import { and, asc, count, eq, inArray } from "drizzle-orm";
 import type { Db, Tx } from "../client.js";
 import { routes, type LatLng, type Route } from "../schema/geofences.js";
+import { isRowId } from "../row-id.js";
 
 type Queryable = Db | Tx;
 
-/** Ids beyond int4 cannot exist, and Postgres would refuse to compare them. */
-const isRowId = (id: number) => Number.isSafeInteger(id) && id >= 1 && id <= 2_147_483_647;
 
 /** A route's writable fields, already checked. */
 export interface RouteInput {

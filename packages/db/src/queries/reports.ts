@@ -4,6 +4,7 @@ import { devices } from "../schema/devices.js";
 import { geofences } from "../schema/geofences.js";
 import { reports, type Report } from "../schema/reports.js";
 import { userDevices } from "../schema/user-devices.js";
+import { isRowId } from "../row-id.js";
 
 type Queryable = Db | Tx;
 
@@ -42,8 +43,6 @@ export interface ReportInput {
   parameters: Record<string, number | string>;
 }
 
-/** Ids beyond int4 cannot exist, and Postgres would refuse to compare them. */
-const isRowId = (id: number) => Number.isSafeInteger(id) && id >= 1 && id <= 2_147_483_647;
 
 /** Which of `ids` are the user's non-deleted devices. */
 async function ownedDeviceIds(db: Queryable, userId: number, ids: readonly number[]): Promise<Set<number>> {

@@ -4,6 +4,7 @@ import { devices } from "../schema/devices.js";
 import { sensors, type NewSensor, type Sensor } from "../schema/sensors.js";
 import { userDevices } from "../schema/user-devices.js";
 import { findUserDevice } from "./devices.js";
+import { isRowId } from "../row-id.js";
 
 type Queryable = Db | Tx;
 
@@ -19,7 +20,6 @@ export interface SensorChange {
 /** The types engine detection reads (a device's `detect_engine`). */
 const ENGINE_TYPES = ["ignition", "acc", "engine"] as const;
 
-const isRowId = (id: number) => Number.isSafeInteger(id) && id >= 1 && id <= 2_147_483_647;
 
 /**
  * A sensor is the user's when its device is one of the user's non-deleted devices: it

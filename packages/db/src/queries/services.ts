@@ -3,15 +3,13 @@ import type { Db, Tx } from "../client.js";
 import { devices } from "../schema/devices.js";
 import { services, type NewService, type Service } from "../schema/services.js";
 import { userDevices } from "../schema/user-devices.js";
+import { isRowId } from "../row-id.js";
 
 type Queryable = Db | Tx;
 
 /** What add_service and edit_service write: the servicePost fields, amounts in km, hours or days. */
 export type ServiceInput = Pick<NewService, "deviceId" | "name" | "expirationBy" | "interval" | "lastService" | "triggerEventLeft" | "renewAfterExpiration" | "email" | "mobilePhone">;
 
-const INT4_MAX = 2_147_483_647;
-// Ids beyond int4 cannot exist, and Postgres would refuse to compare them.
-const isRowId = (id: number) => Number.isSafeInteger(id) && id >= 1 && id <= INT4_MAX;
 
 /**
  * The user's services on devices the user still has (non-deleted, still in the pivot):

@@ -2,6 +2,7 @@ import { and, asc, count, desc, eq, gte, inArray, lte, or, sql, type SQL } from 
 import type { Db, Tx } from "../client.js";
 import { taskStatuses, tasks, type Task } from "../schema/tasks.js";
 import { findUserDevice } from "./devices.js";
+import { isRowId } from "../row-id.js";
 
 type Queryable = Db | Tx;
 
@@ -59,8 +60,6 @@ export interface TaskFilter {
   invoiceNumber?: string;
 }
 
-/** Ids beyond int4 cannot exist, and Postgres would refuse to compare them. */
-const isRowId = (id: number) => Number.isSafeInteger(id) && id >= 1 && id <= 2_147_483_647;
 
 const statusColumns = {
   id: taskStatuses.id,

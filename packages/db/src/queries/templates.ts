@@ -1,6 +1,7 @@
 import { and, asc, count, eq } from "drizzle-orm";
 import type { Db, Tx } from "../client.js";
 import { gprsTemplates, smsTemplates } from "../schema/commands.js";
+import { isRowId } from "../row-id.js";
 
 type Queryable = Db | Tx;
 type Page = { limit: number; offset: number };
@@ -29,8 +30,6 @@ export class EmptySmsTemplateError extends Error {
   }
 }
 
-/** Ids beyond int4 cannot exist, and Postgres would refuse to compare them. */
-const isRowId = (id: number) => Number.isSafeInteger(id) && id >= 1 && id <= 2_147_483_647;
 const blank = (s: string) => s.trim() === "";
 
 // ---- GPRS ------------------------------------------------------------------------------
