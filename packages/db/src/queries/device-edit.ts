@@ -52,7 +52,6 @@ export interface DeviceOwners {
   userIds: number[];
 }
 
-
 /**
  * Locks the user's non-deleted devices among `deviceIds` (device rows, in id order, so
  * concurrent edits, toggles and deletions queue up instead of deadlocking) and returns

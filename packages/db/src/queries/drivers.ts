@@ -27,7 +27,6 @@ export interface DriverInput {
   description?: string;
 }
 
-
 /** One page of the user's drivers by id, and how many the user has in all. */
 export async function listUserDrivers(db: Queryable, userId: number, page: { limit: number; offset: number }): Promise<{ total: number; drivers: Driver[] }> {
   const [rows, [counted]] = await Promise.all([

@@ -5,7 +5,6 @@ import { isRowId } from "../row-id.js";
 
 type Queryable = Db | Tx;
 
-
 /** A geofence group id that does not exist or is another user's (the two look alike). */
 export class UnknownGeofenceGroupError extends Error {
   override readonly name = "UnknownGeofenceGroupError";

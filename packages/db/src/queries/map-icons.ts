@@ -5,7 +5,6 @@ import { isRowId } from "../row-id.js";
 
 type Queryable = Db | Tx;
 
-
 /** A user map icon's writable fields, already checked; `description` undefined keeps it (on update). */
 export interface UserMapIconInput {
   mapIconId: number;

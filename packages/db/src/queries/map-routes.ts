@@ -5,7 +5,6 @@ import { isRowId } from "../row-id.js";
 
 type Queryable = Db | Tx;
 
-
 /** A route's writable fields, already checked. */
 export interface RouteInput {
   name: string;

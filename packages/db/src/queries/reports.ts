@@ -43,7 +43,6 @@ export interface ReportInput {
   parameters: Record<string, number | string>;
 }
 
-
 /** Which of `ids` are the user's non-deleted devices. */
 async function ownedDeviceIds(db: Queryable, userId: number, ids: readonly number[]): Promise<Set<number>> {
   const wanted = [...new Set(ids)].filter(isRowId);

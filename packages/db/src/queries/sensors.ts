@@ -20,7 +20,6 @@ export interface SensorChange {
 /** The types engine detection reads (a device's `detect_engine`). */
 const ENGINE_TYPES = ["ignition", "acc", "engine"] as const;
 
-
 /**
  * A sensor is the user's when its device is one of the user's non-deleted devices: it
  * belongs to the device, so every user sharing the device sees and edits it alike.

@@ -10,7 +10,6 @@ type Queryable = Db | Tx;
 /** What add_service and edit_service write: the servicePost fields, amounts in km, hours or days. */
 export type ServiceInput = Pick<NewService, "deviceId" | "name" | "expirationBy" | "interval" | "lastService" | "triggerEventLeft" | "renewAfterExpiration" | "email" | "mobilePhone">;
 
-
 /**
  * The user's services on devices the user still has (non-deleted, still in the pivot):
  * a service outlives neither its device nor the user's access to it.

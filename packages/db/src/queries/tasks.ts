@@ -60,7 +60,6 @@ export interface TaskFilter {
   invoiceNumber?: string;
 }
 
-
 const statusColumns = {
   id: taskStatuses.id,
   taskId: taskStatuses.taskId,
