@@ -21,6 +21,7 @@ import { checkSensorForm, readSensor, sensorInput, type SensorFields, type Senso
 import type { FastifyPluginAsyncTypebox } from "@fastify/type-provider-typebox";
 import type { FastifyReply } from "fastify";
 import { notFound } from "../lib/not-found.js";
+import { queryOrBody } from "../lib/query-or-body.js";
 import { pageRequest, pageWindow, paginate } from "../lib/pagination.js";
 import { currentUser } from "../plugins/app/auth.js";
 
@@ -126,11 +127,9 @@ export const sensorRoutes: FastifyPluginAsyncTypebox = async (app) => {
     },
     async (req, reply) => {
       const user = currentUser(req);
-      const { device_id: inQuery } = req.query;
-      const { device_id: inBody } = req.body;
-      if (inQuery !== undefined && inBody !== undefined && inQuery !== inBody) return reply.code(422).send({ status: 0, errors: { device_id: "The device id in the query and in the body differ." } });
-      const deviceId = inQuery ?? inBody;
-      if (deviceId === undefined) return reply.code(422).send({ status: 0, errors: { device_id: "The device id field is required." } });
+      const given = queryOrBody("device_id", req.query.device_id, req.body.device_id);
+      if (given.error !== undefined) return reply.code(422).send({ status: 0, errors: { device_id: given.error } });
+      const deviceId = given.value;
       if (!(await findUserDevice(db, user.id, deviceId))) return notFound(reply, "Device");
       const fields = checkBody(reply, req.body);
       if (!fields) return reply;

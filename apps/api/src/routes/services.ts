@@ -35,6 +35,7 @@ import { liveSensors } from "../lib/live-sensors.js";
 import { deviceData } from "../lib/live-item.js";
 import { serviceNow } from "../lib/live-services.js";
 import { notFound } from "../lib/not-found.js";
+import { queryOrBody } from "../lib/query-or-body.js";
 import { pageRequest, pageWindow, paginate } from "../lib/pagination.js";
 import { currentUser } from "../plugins/app/auth.js";
 
@@ -108,14 +109,6 @@ function parseServiceFields(errors: Errors, b: ServiceFields, unit: ServiceDista
   };
 }
 
-/** add_service's device: from the query or the body; when both are given they must agree. */
-function addServiceDeviceId(errors: Errors, query: number | undefined, body: number | undefined): number | undefined {
-  if (query !== undefined && body !== undefined && query !== body) errors.device_id = "The device id in the query and in the body differ.";
-  else if (query === undefined && body === undefined) errors.device_id = "The device id field is required.";
-  else return query ?? body;
-  return undefined;
-}
-
 /** The device's counters as the *_service_data endpoints show them, in the user's distance unit. */
 function counterValues(now: ServiceNow, unit: ServiceDistanceUnit) {
   return { odometer_value: formatServiceAmount(kmToUnit(now.odometerKm, unit)), engine_hours_value: formatServiceAmount(now.engineHours) };
@@ -187,7 +180,9 @@ export const serviceRoutes: FastifyPluginAsyncTypebox = async (app) => {
     async (req, reply) => {
       const user = currentUser(req);
       const errors: Errors = {};
-      const deviceId = addServiceDeviceId(errors, req.query.device_id, req.body.device_id);
+      const given = queryOrBody("device_id", req.query.device_id, req.body.device_id);
+      if (given.error !== undefined) errors.device_id = given.error;
+      const deviceId = given.error === undefined ? given.value : undefined;
       const fields = parseServiceFields(errors, req.body, user.unitOfDistance);
       if (deviceId === undefined || fields === undefined) return reply.code(422).send({ status: 0, errors });
       const device = await findUserDevice(db, user.id, deviceId);

@@ -38,6 +38,7 @@ import {
 import type { FastifyPluginAsyncTypebox } from "@fastify/type-provider-typebox";
 import type { FastifyReply } from "fastify";
 import { notFound } from "../lib/not-found.js";
+import { queryOrBody } from "../lib/query-or-body.js";
 import { pageRequest, pageWindow, paginate } from "../lib/pagination.js";
 import { currentUser } from "../plugins/app/auth.js";
 
@@ -248,13 +249,10 @@ export const taskRoutes: FastifyPluginAsyncTypebox = async (app) => {
       },
     },
     async (req, reply) => {
-      const inQuery = req.query.id;
-      // Nullable in the schema (an absent body), which the static type does not say.
-      const inBody = (req.body as typeof req.body | null)?.id;
-      if (inQuery !== undefined && inBody !== undefined && inQuery !== inBody) return reply.code(422).send({ status: 0, errors: { id: "The id in the query and in the body differ." } });
-      const id = inQuery ?? inBody;
-      if (id === undefined) return reply.code(422).send({ status: 0, errors: { id: "The id field is required." } });
-      if (!(await destroyTask(db, currentUser(req).id, id))) return notFound(reply, "Task");
+      // The body is nullable in the schema (an absent body), which the static type does not say.
+      const given = queryOrBody("id", req.query.id, (req.body as typeof req.body | null)?.id);
+      if (given.error !== undefined) return reply.code(422).send({ status: 0, errors: { id: given.error } });
+      if (!(await destroyTask(db, currentUser(req).id, given.value))) return notFound(reply, "Task");
       return { status: 1 as const };
     },
   );
