@@ -1,22 +1,8 @@
-/** The 15 sensor types of the spec (also the keys of the sensor types map). */
-export const SENSOR_TYPES = [
-  "acc",
-  "battery",
-  "door",
-  "engine",
-  "engine_hours",
-  "fuel_tank",
-  "fuel_tank_calibration",
-  "gsm",
-  "harsh_acceleration",
-  "harsh_breaking",
-  "ignition",
-  "odometer",
-  "satellites",
-  "tachometer",
-  "temperature",
-] as const;
-export type SensorType = (typeof SENSOR_TYPES)[number];
+import { SensorTypeLabels, type SensorTypeName } from "@fleet/contracts";
+
+/** The 15 sensor types of the spec: the keys of the sensor types map the API serves. */
+export const SENSOR_TYPES = Object.keys(SensorTypeLabels) as readonly SensorTypeName[];
+export type SensorType = SensorTypeName;
 
 /** Types whose reading is on or off, compared with on_value / off_value. */
 export const ON_OFF_TYPES = ["acc", "door", "engine", "harsh_acceleration", "harsh_breaking", "ignition"] as const satisfies readonly SensorType[];

@@ -1,29 +1,13 @@
 import { sql } from "drizzle-orm";
+import type { SensorTypeName } from "@fleet/contracts";
 import { boolean, check, doublePrecision, index, integer, jsonb, pgTable, serial, text, timestamp } from "drizzle-orm/pg-core";
 import { devices } from "./devices.js";
 import { users } from "./users.js";
 
 const ts = (name: string) => timestamp(name, { withTimezone: true, mode: "date" });
 
-/** The 15 sensor types of the spec, which are also the keys of the sensor types map. */
-export const sensorTypes = [
-  "acc",
-  "battery",
-  "door",
-  "engine",
-  "engine_hours",
-  "fuel_tank",
-  "fuel_tank_calibration",
-  "gsm",
-  "harsh_acceleration",
-  "harsh_breaking",
-  "ignition",
-  "odometer",
-  "satellites",
-  "tachometer",
-  "temperature",
-] as const;
-export type SensorType = (typeof sensorTypes)[number];
+/** The spec's sensor types, declared once in @fleet/contracts (the keys of the sensor types map). */
+export type SensorType = SensorTypeName;
 
 /** One point of a fuel tank calibration table: raw tag value → quantity. */
 export interface CalibrationPoint {
@@ -47,7 +31,7 @@ export const sensors = pgTable(
       .notNull()
       .references(() => devices.id, { onDelete: "cascade" }),
     name: text("name").notNull(),
-    type: text("type", { enum: sensorTypes }).$type<SensorType>().notNull(),
+    type: text("type").$type<SensorType>().notNull(),
     tagName: text("tag_name").notNull().default(""),
     unitOfMeasurement: text("unit_of_measurement").notNull().default(""),
     showInPopup: boolean("show_in_popup").notNull().default(false),
