@@ -14,7 +14,7 @@ import { createKafkaBus, type Bus } from "@fleet/bus";
 import { IngestEnvSchema, TrackerEnvSchema, loadConfigOrExit } from "@fleet/config";
 import { kafkaTest, probeServices, serviceUrls } from "@fleet/testkit";
 import type { LoadResult } from "./load.js";
-import { fmt, loadNote, measure } from "./measure.js";
+import { fmt, loadNote, measure, warmBroker } from "./measure.js";
 import { startBareServer, startIngestServer } from "./servers.js";
 import { loadBenchSettings } from "./settings.js";
 import { trackerDrain, type DrainResult } from "./tracker-drain.js";
@@ -95,6 +95,7 @@ async function main() {
     log(`ingest app: batchMax=${ingestConfig.INGEST_BATCH_MAX}, lingerMs=${ingestConfig.INGEST_LINGER_MS}, topic ${ingestTopic}`);
     const server = await startIngestServer(await bus.producer(), ingestConfig, ingestTopic);
     defer("stop the ingest server", () => server.close());
+    if (settings.BENCH_BROKER_WARMUP_S > 0) await warmBroker(server, getSpec, settings.BENCH_BROKER_WARMUP_S, log);
     if (parts.has("get")) get = await measure("ingest GET /insert.php (Kafka acks=all)", server, getSpec, measureOpts);
     if (parts.has("batch")) {
       batch = await measure(`ingest POST /insert, ${settings.BENCH_BATCH_SIZE} positions per request`, server, {

@@ -10,6 +10,8 @@ export const BenchEnvSchema = Type.Object({
   BENCH_PARTS: Type.String({ default: "bare,get,batch,tracker", pattern: "^(bare|get|batch|tracker)(,(bare|get|batch|tracker))*$" }),
   BENCH_DURATION_S: Type.Integer({ minimum: 1, maximum: 120, default: 10 }),
   BENCH_WARMUP_S: Type.Integer({ minimum: 0, maximum: 30, default: 3 }),
+  /** Load through ingest before the first measured Kafka phase, so the broker is measured warm (see warmBroker). */
+  BENCH_BROKER_WARMUP_S: Type.Integer({ minimum: 0, maximum: 600, default: 60 }),
   BENCH_CONNECTIONS: Type.Integer({ minimum: 1, maximum: 1000, default: 100 }),
   BENCH_BATCH_CONNECTIONS: Type.Integer({ minimum: 1, maximum: 1000, default: 10 }),
   BENCH_BATCH_SIZE: Type.Integer({ minimum: 1, maximum: 10_000, default: 500 }),
