@@ -230,6 +230,11 @@ describe.runIf(hasService("kafka"))("kafka bus adapter", () => {
     await b.ensureTopics([topic], 2);
     // Four partitions now, which this bus has not read; a new producer's kafkajs metadata has them.
     await admin.createPartitions({ topicPartitions: [{ topic, count: 4 }] });
+    // The broker's metadata cache learns of new partitions a moment later; until then a new producer would still see two.
+    await waitFor("the broker to report four partitions", async () => {
+      const { topics } = await admin.fetchTopicMetadata({ topics: [topic] });
+      return topics[0]?.partitions.length === 4;
+    });
     const producer = await b.producer();
     const sent = Array.from({ length: 30 }, (_, i) => ({ key: `dev-${i}`, value: Buffer.from(`${i}`) }));
     await producer.send(topic, sent);
