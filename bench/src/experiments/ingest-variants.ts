@@ -44,6 +44,7 @@ const shards = async (n: number, idempotent = true) => shardedProducer(await Pro
 const variants: Record<string, () => Promise<Publisher>> = {
   stock: async () => createPublisher({ topic, producer: counted(await bus.producer()), ...publisherOpts }),
   linger0: async () => createPublisher({ topic, producer: counted(await bus.producer()), ...publisherOpts, lingerMs: 0 }),
+  linger1: async () => createPublisher({ topic, producer: counted(await bus.producer()), ...publisherOpts, lingerMs: 1 }),
   batch5000: async () => createPublisher({ topic, producer: counted(await bus.producer()), ...publisherOpts, batchMax: 5000 }),
   sharded2: async () => createPublisher({ topic, producer: counted(await shards(2)), ...publisherOpts }),
   sharded4: async () => createPublisher({ topic, producer: counted(await shards(4)), ...publisherOpts }),
