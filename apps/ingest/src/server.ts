@@ -1,11 +1,11 @@
-import { randomUUID } from "node:crypto";
 import closeWithGrace from "close-with-grace";
-import Fastify, { LogController } from "fastify";
+import Fastify from "fastify";
 import { pino } from "pino";
 import { createBus } from "@fleet/bus";
 import { IngestEnvSchema, loadConfigOrExit } from "@fleet/config";
 import { ingestApp } from "./app.js";
 import { createPublisher } from "./publisher.js";
+import { ingestServerOptions } from "./server-options.js";
 
 const config = loadConfigOrExit(IngestEnvSchema);
 const logger = pino({ name: "ingest", level: config.LOG_LEVEL });
@@ -21,8 +21,7 @@ const publisher = createPublisher({
   lingerMs: config.INGEST_LINGER_MS,
   sendTimeoutMs: config.INGEST_SEND_TIMEOUT_MS,
 });
-// Per-request access logs would dominate the cost of a position; errors still carry the request id.
-const app = Fastify({ loggerInstance: logger, logController: new LogController({ disableRequestLogging: true }), requestIdHeader: "x-request-id", genReqId: () => randomUUID() });
+const app = Fastify(ingestServerOptions(logger));
 await app.register(ingestApp, { publisher });
 
 closeWithGrace({ delay: 10_000 }, async ({ err }) => {
