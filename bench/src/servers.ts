@@ -1,10 +1,10 @@
-import { randomUUID } from "node:crypto";
 import http from "node:http";
 import type { AddressInfo } from "node:net";
-import Fastify, { LogController } from "fastify";
+import Fastify from "fastify";
+import { pino } from "pino";
 import type { BusProducer } from "@fleet/bus";
 import type { IngestEnv } from "@fleet/config";
-import { createPublisher, ingestApp, type Publisher } from "@fleet/ingest";
+import { createPublisher, ingestApp, ingestServerOptions, type Publisher } from "@fleet/ingest";
 import { countingProducer, type SendCounter } from "./counting.js";
 
 export interface Running {
@@ -41,8 +41,8 @@ export async function startBareServer(): Promise<Running> {
 
 /**
  * The real ingest app, wired as apps/ingest/src/server.ts wires it (same fastify options,
- * same publisher settings from IngestEnvSchema), with the logger off and the bench's own
- * topic instead of positions.raw.
+ * same publisher settings from IngestEnvSchema), with the bench's own topic instead of
+ * positions.raw.
  */
 export async function startIngestServer(busProducer: BusProducer, config: IngestEnv, topic: string): Promise<Running> {
   const sent: SendCounter = { sends: 0, messages: 0 };
@@ -56,9 +56,15 @@ export async function startIngestServer(busProducer: BusProducer, config: Ingest
   return { ...(await startIngestApp(publisher)), sent };
 }
 
-/** The ingest app over any publisher (experiments swap in variants). Closing closes the publisher. */
-export async function startIngestApp(publisher: Publisher): Promise<Running> {
-  const app = Fastify({ logger: false, logController: new LogController({ disableRequestLogging: true }), requestIdHeader: "x-request-id", genReqId: () => randomUUID() });
+/**
+ * The ingest app over any publisher (experiments swap in variants). Closing closes the publisher.
+ * fastify gets the server file's options (pino at info, access logs off, request ids, lazy
+ * request loggers), logging to /dev/null here; `eagerLoggers` gives each request fastify's
+ * own child logger instead, to measure what the lazy ones save.
+ */
+export async function startIngestApp(publisher: Publisher, opts: { eagerLoggers?: boolean } = {}): Promise<Running> {
+  const options = ingestServerOptions(pino({ level: "info" }, pino.destination({ dest: "/dev/null", sync: false })));
+  const app = Fastify(opts.eagerLoggers ? { ...options, childLoggerFactory: undefined } : options);
   await app.register(ingestApp, { publisher });
   await app.listen({ host: "127.0.0.1", port: 0 });
   const { port } = app.server.address() as AddressInfo;

@@ -46,6 +46,8 @@ const variants: Record<string, () => Promise<Publisher>> = {
   linger0: async () => createPublisher({ topic, producer: counted(await bus.producer()), ...publisherOpts, lingerMs: 0 }),
   linger1: async () => createPublisher({ topic, producer: counted(await bus.producer()), ...publisherOpts, lingerMs: 1 }),
   batch5000: async () => createPublisher({ topic, producer: counted(await bus.producer()), ...publisherOpts, batchMax: 5000 }),
+  /** Partitions split between two of the platform's (packing) producers: two sends in flight, one per connection. */
+  "bus-sharded2": async () => createPublisher({ topic, producer: counted(shardedProducer([await bus.producer(), await bus.producer()], 12)), ...publisherOpts }),
   sharded2: async () => createPublisher({ topic, producer: counted(await shards(2)), ...publisherOpts }),
   sharded4: async () => createPublisher({ topic, producer: counted(await shards(4)), ...publisherOpts }),
   "sharded4-linger0": async () => createPublisher({ topic, producer: counted(await shards(4)), ...publisherOpts, lingerMs: 0 }),
@@ -70,10 +72,11 @@ try {
       let server: Running;
       if (name === "bare") server = await startBareServer();
       else {
-        const make = variants[name];
+        const make = variants[name.replace(/-eager$/, "")];
         if (!make) throw new Error(`unknown variant ${name}; known: bare, ${Object.keys(variants).join(", ")}`);
         sent = { sends: 0, messages: 0 };
-        server = { ...(await startIngestApp(await make())), sent };
+        // "-eager": the same variant with fastify's own child logger per request instead of the lazy one.
+        server = { ...(await startIngestApp(await make(), { eagerLoggers: name.endsWith("-eager") })), sent };
       }
       try {
         if (parts.has("get")) {
