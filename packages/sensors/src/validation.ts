@@ -1,5 +1,5 @@
 import { parseFormula } from "./formula.js";
-import { isSensorType, type CalibrationPoint, type SensorType } from "./types.js";
+import { isSensorType, type CalibrationPoint, type SensorDefinition, type SensorType } from "./types.js";
 import { toNumber } from "./values.js";
 
 type NumberLike = string | number;
@@ -27,28 +27,15 @@ export interface SensorForm {
   calibrations?: readonly { key?: NumberLike | null; value?: NumberLike | null }[] | null;
 }
 
-/** A checked sensor, as a row stores it: fields its type does not use are null. */
-export interface SensorFields {
-  name: string;
-  type: SensorType;
-  tagName: string;
-  unitOfMeasurement: string;
-  showInPopup: boolean;
+/**
+ * A checked sensor, as a row stores it: fields its type does not use are null. A definition
+ * without the row's id and the tracker's odometer baseline, plus what only the form sets.
+ * `odometerValue` is null when the form did not set it: the caller decides whether the
+ * stored reading stays.
+ */
+export interface SensorFields extends Omit<SensorDefinition, "id" | "odometerBaselineKm"> {
   addToHistory: boolean;
-  onValue: string | null;
-  offValue: string | null;
-  shownValueBy: string | null;
-  minValue: number | null;
-  maxValue: number | null;
-  formula: string | null;
-  odometerValueBy: string | null;
-  /** Null when the form did not set it: the caller decides whether the stored reading stays. */
-  odometerValue: number | null;
-  odometerValueUnit: string;
   fuelTankName: string | null;
-  fullTank: number | null;
-  fullTankValue: number | null;
-  calibrations: CalibrationPoint[] | null;
 }
 
 export type SensorCheck = { ok: true; fields: SensorFields } | { ok: false; errors: Record<string, string> };
