@@ -29,13 +29,15 @@ export async function startBareServer(): Promise<Running> {
   });
   await new Promise<void>((resolve) => server.listen(0, "127.0.0.1", resolve));
   const { port } = server.address() as AddressInfo;
+  // Closed once when its phase ends and again by the bench's cleanup; the second is a no-op.
+  let closing: Promise<void> | undefined;
   return {
     url: `http://127.0.0.1:${port}`,
     close: () =>
-      new Promise<void>((resolve, reject) => {
+      (closing ??= new Promise<void>((resolve, reject) => {
         server.closeAllConnections();
         server.close((err) => (err ? reject(err) : resolve()));
-      }),
+      })),
   };
 }
 
