@@ -47,7 +47,7 @@ export async function startBareServer(): Promise<Running> {
  * positions.raw.
  */
 export async function startIngestServer(busProducer: BusProducer, config: IngestEnv, topic: string): Promise<Running> {
-  const sent: SendCounter = { sends: 0, messages: 0 };
+  const sent: SendCounter = { sends: 0, messages: 0, sendMs: 0 };
   const publisher = createPublisher({
     producer: countingProducer(busProducer, sent),
     topic,
@@ -61,12 +61,17 @@ export async function startIngestServer(busProducer: BusProducer, config: Ingest
 /**
  * The ingest app over any publisher (experiments swap in variants). Closing closes the publisher.
  * fastify gets the server file's options (pino at info, access logs off, request ids, lazy
- * request loggers), logging to /dev/null here; `eagerLoggers` gives each request fastify's
- * own child logger instead, to measure what the lazy ones save.
+ * request loggers, the fast GET path), logging to /dev/null here; `eagerLoggers` gives each
+ * request fastify's own child logger instead, to measure what the lazy ones save, and
+ * `fastifyOnly` leaves the GET to fastify's route, to measure what the fast path saves.
  */
-export async function startIngestApp(publisher: Publisher, opts: { eagerLoggers?: boolean } = {}): Promise<Running> {
-  const options = ingestServerOptions(pino({ level: "info" }, pino.destination({ dest: "/dev/null", sync: false })));
-  const app = Fastify(opts.eagerLoggers ? { ...options, childLoggerFactory: undefined } : options);
+export async function startIngestApp(publisher: Publisher, opts: { eagerLoggers?: boolean; fastifyOnly?: boolean } = {}): Promise<Running> {
+  const options = ingestServerOptions(pino({ level: "info" }, pino.destination({ dest: "/dev/null", sync: false })), publisher);
+  const app = Fastify({
+    ...options,
+    ...(opts.eagerLoggers ? { childLoggerFactory: undefined } : {}),
+    ...(opts.fastifyOnly ? { serverFactory: undefined } : {}),
+  });
   await app.register(ingestApp, { publisher });
   await app.listen({ host: "127.0.0.1", port: 0 });
   const { port } = app.server.address() as AddressInfo;

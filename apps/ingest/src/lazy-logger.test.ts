@@ -3,6 +3,7 @@ import Fastify from "fastify";
 import { pino } from "pino";
 import { afterEach, describe, expect, it, vi } from "vitest";
 import { installErrorHandling } from "./plugins/errors.js";
+import type { Publisher } from "./publisher.js";
 import { ingestServerOptions } from "./server-options.js";
 
 function capturingLogger() {
@@ -16,8 +17,11 @@ function capturingLogger() {
   return { logger: pino({ level: "info" }, stream), lines };
 }
 
+/** These apps have no insert routes: nothing publishes. */
+const noPublisher: Publisher = { publish: () => Promise.reject(new Error("not used")), close: async () => undefined };
+
 async function appWith(logger: ReturnType<typeof capturingLogger>["logger"]) {
-  const app = Fastify(ingestServerOptions(logger));
+  const app = Fastify(ingestServerOptions(logger, noPublisher));
   app.get("/quiet", async () => ({ ok: true }));
   app.get("/loud", async (req) => {
     req.log.info({ step: 1 }, "hello");
@@ -59,7 +63,7 @@ describe("request loggers of the ingest server", () => {
 
   it("log a failing request's error with its request id", async () => {
     const { logger, lines } = capturingLogger();
-    const app = Fastify(ingestServerOptions(logger));
+    const app = Fastify(ingestServerOptions(logger, noPublisher));
     // As the ingest app installs it: inside its plugin, with the routes.
     await app.register(async (scope) => {
       installErrorHandling(scope);

@@ -1,9 +1,14 @@
 import { randomUUID } from "node:crypto";
 import { LogController, type FastifyBaseLogger } from "fastify";
+import { insertGetFastPath, serverFactoryWith } from "./fast-get.js";
 import { lazyChildLoggerFactory } from "./lazy-logger.js";
+import type { Publisher } from "./publisher.js";
 
-/** fastify's options for a server that runs the ingest app: the server file and the benchmark use these. */
-export function ingestServerOptions<L extends FastifyBaseLogger>(logger: L) {
+/**
+ * fastify's options for a server that runs the ingest app: the server file and the
+ * benchmark use these. `GET /insert.php` is answered before fastify (fast-get.ts).
+ */
+export function ingestServerOptions<L extends FastifyBaseLogger>(logger: L, publisher: Publisher) {
   return {
     loggerInstance: logger,
     // Per-request access logs would dominate the cost of a position; errors still carry the request id.
@@ -11,5 +16,6 @@ export function ingestServerOptions<L extends FastifyBaseLogger>(logger: L) {
     requestIdHeader: "x-request-id",
     genReqId: () => randomUUID(),
     childLoggerFactory: lazyChildLoggerFactory,
+    serverFactory: serverFactoryWith(insertGetFastPath(publisher, logger)),
   };
 }

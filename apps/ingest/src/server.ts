@@ -21,7 +21,7 @@ const publisher = createPublisher({
   lingerMs: config.INGEST_LINGER_MS,
   sendTimeoutMs: config.INGEST_SEND_TIMEOUT_MS,
 });
-const app = Fastify(ingestServerOptions(logger));
+const app = Fastify(ingestServerOptions(logger, publisher));
 await app.register(ingestApp, { publisher });
 
 closeWithGrace({ delay: 10_000 }, async ({ err }) => {

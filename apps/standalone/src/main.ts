@@ -7,7 +7,7 @@ import { createMemoryBus } from "@fleet/bus";
 import { historySettings, trackerSettings, type StandaloneEnv } from "@fleet/config";
 import { openDb } from "@fleet/db";
 import { createHistory, type HistoryStore } from "@fleet/history";
-import { createPublisher, ingestApp } from "@fleet/ingest";
+import { createPublisher, ingestApp, insertGetFastPath, serverFactoryWith } from "@fleet/ingest";
 import { createLive } from "@fleet/live";
 import { startRules } from "@fleet/rules";
 import { startTracker } from "@fleet/tracker";
@@ -56,7 +56,8 @@ export async function startStandalone(config: StandaloneEnv, logger: Logger): Pr
   // GPRS commands wait on the in-process bus's `commands` topic for a device gateway.
   const commandProducer = await bus.producer();
 
-  const app = Fastify({ loggerInstance: logger, ...apiServerOptions() });
+  // Devices' GET /insert.php is answered before fastify, as the ingest server does it.
+  const app = Fastify({ loggerInstance: logger, ...apiServerOptions(), serverFactory: serverFactoryWith(insertGetFastPath(publisher, logger)) });
   await app.register(ingestApp, { publisher });
   await app.register(apiApp, { prefix: "/api", db: db.db, live, history, commands: createBusCommandQueue({ producer: commandProducer }), settings: { offlineAfterMs: config.OFFLINE_AFTER_MINUTES * 60_000, version: API_VERSION, smsGatewayAllowPrivate: config.SMS_GATEWAY_ALLOW_PRIVATE } });
   const url = await app.listen({ host: config.HOST, port: config.PORT });

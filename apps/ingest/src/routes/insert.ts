@@ -1,10 +1,10 @@
 import type { FastifyPluginAsync, FastifyReply } from "fastify";
+import { insertOne } from "../insert-one.js";
 import { parsePosition, type ParsedPosition } from "../parse.js";
 import { BusUnavailableError, type Publisher } from "../publisher.js";
 
 export const BATCH_MAX_POSITIONS = 10_000;
 const BATCH_BODY_LIMIT = 32 * 1024 * 1024;
-const OK = '{"status":1}';
 
 function fail(reply: FastifyReply, err: unknown) {
   if (err instanceof BusUnavailableError) {
@@ -17,14 +17,9 @@ function fail(reply: FastifyReply, err: unknown) {
 /** One position per request: the spec's GET, and the same fields as a form or JSON POST. */
 export const insertRoutes: FastifyPluginAsync<{ publisher: Publisher }> = async (app, { publisher }) => {
   const single = async (fields: unknown, reply: FastifyReply) => {
-    const parsed = parsePosition(fields);
-    if (!parsed.ok) return reply.code(422).send({ status: 0, errors: parsed.errors });
-    try {
-      await publisher.publish([parsed.position]);
-    } catch (err) {
-      return fail(reply, err);
-    }
-    return reply.type("application/json").send(OK);
+    const answer = await insertOne(publisher, fields);
+    if (answer.busError) reply.log.warn({ err: answer.busError.cause }, "bus did not take positions");
+    return reply.code(answer.statusCode).type("application/json").send(answer.body);
   };
 
   app.get("/insert.php", (req, reply) => single(req.query, reply));
