@@ -1,9 +1,14 @@
 import type { Bus, BusProducer } from "@fleet/bus";
 
-/** Sends and the messages they carried: flush sizes tell how well requests share a send. */
+/**
+ * Sends, the messages they carried and the time they took: flush sizes tell how well
+ * requests share a send, and the send time is most of what a request waits for.
+ */
 export interface SendCounter {
   sends: number;
   messages: number;
+  /** Summed from each send's start to its acknowledgement. */
+  sendMs: number;
 }
 
 export function countingProducer(producer: BusProducer, counter: SendCounter): BusProducer {
@@ -11,7 +16,14 @@ export function countingProducer(producer: BusProducer, counter: SendCounter): B
     send(topic, messages, opts) {
       counter.sends++;
       counter.messages += messages.length;
-      return producer.send(topic, messages, opts);
+      const t0 = performance.now();
+      const sent = producer.send(topic, messages, opts);
+      // Counted whether the send succeeds or not; the caller still sees its outcome.
+      void sent.then(
+        () => (counter.sendMs += performance.now() - t0),
+        () => (counter.sendMs += performance.now() - t0),
+      );
+      return sent;
     },
     close: () => producer.close(),
   };

@@ -28,6 +28,8 @@ export interface LoadResult {
   brokerCpuUsPerReq?: number;
   /** Mean messages per bus send during the run (how many requests shared a send). */
   messagesPerSend?: number;
+  /** Mean time from a send's start to its acknowledgement, ms. */
+  sendMsAvg?: number;
   /** Responses by HTTP status, and the body of the first non-2xx one (diagnostics). */
   statusCodes: Record<string, number>;
   firstFailure?: string;

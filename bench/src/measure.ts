@@ -9,7 +9,7 @@ export const fmt = (n: number, digits = 0) => n.toLocaleString("en", { maximumFr
 export const loadNote = () => `(load average ${os.loadavg().map((l) => l.toFixed(1)).join(" ")}, ${os.cpus().length} cores)`;
 
 export const describeLoad = (r: LoadResult) =>
-  `${fmt(r.rps)} req/s, server CPU ${fmt(r.serverCpuUsPerReq ?? NaN, 1)} µs/req (${fmt((r.serverCpuShare ?? NaN) * 100)}% of a core, load generator ${fmt(r.loadCpuShare * 100)}%), broker CPU ${fmt(r.brokerCpuUsPerReq ?? NaN, 1)} µs/req,${r.messagesPerSend ? ` ${fmt(r.messagesPerSend, 1)} msgs/Kafka send,` : ""} latency avg ${fmt(r.latencyAvgMs, 1)} ms, p50 ${fmt(r.latencyP50Ms)} ms, p99 ${fmt(r.latencyP99Ms)} ms, max ${fmt(r.latencyMaxMs)} ms` +
+  `${fmt(r.rps)} req/s, server CPU ${fmt(r.serverCpuUsPerReq ?? NaN, 1)} µs/req (${fmt((r.serverCpuShare ?? NaN) * 100)}% of a core, load generator ${fmt(r.loadCpuShare * 100)}%), broker CPU ${fmt(r.brokerCpuUsPerReq ?? NaN, 1)} µs/req,${r.messagesPerSend ? ` ${fmt(r.messagesPerSend, 1)} msgs/Kafka send taking ${fmt(r.sendMsAvg ?? NaN, 2)} ms,` : ""} latency avg ${fmt(r.latencyAvgMs, 1)} ms, p50 ${fmt(r.latencyP50Ms)} ms, p99 ${fmt(r.latencyP99Ms)} ms, max ${fmt(r.latencyMaxMs)} ms` +
   (r.non2xx + r.errors + r.timeouts > 0
     ? `; non-2xx ${r.non2xx} ${JSON.stringify(r.statusCodes)}, errors ${r.errors}, timeouts ${r.timeouts}; first failure: ${r.firstFailure ?? "-"}`
     : "");
@@ -55,7 +55,10 @@ export async function measure(label: string, server: Running, spec: LoadShape, o
   const cpu = process.cpuUsage(cpu0);
   r.serverCpuUsPerReq = r.ok > 0 ? (cpu.user + cpu.system) / r.ok : NaN;
   r.serverCpuShare = (cpu.user + cpu.system) / 1e6 / r.durationS;
-  if (server.sent && sent0 && server.sent.sends > sent0.sends) r.messagesPerSend = (server.sent.messages - sent0.messages) / (server.sent.sends - sent0.sends);
+  if (server.sent && sent0 && server.sent.sends > sent0.sends) {
+    r.messagesPerSend = (server.sent.messages - sent0.messages) / (server.sent.sends - sent0.sends);
+    r.sendMsAvg = (server.sent.sendMs - sent0.sendMs) / (server.sent.sends - sent0.sends);
+  }
   if (broker && broker0 !== undefined && r.ok > 0) r.brokerCpuUsPerReq = (broker() - broker0) / r.ok;
   opts.log(`${label}: ${describeLoad(r)}`);
   return r;

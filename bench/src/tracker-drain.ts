@@ -197,7 +197,7 @@ export async function drainWithTracker(opts: DrainOptions, db: DbHandle, groupId
   opts.log(
     `starting the tracker ${opts.loadNote()} (flushRows=${opts.config.TRACKER_FLUSH_ROWS}, flushMs=${opts.config.TRACKER_FLUSH_MS}, partitionsConcurrently=${opts.config.TRACKER_PARTITIONS_CONCURRENTLY})`,
   );
-  const enriched: SendCounter = { sends: 0, messages: 0 };
+  const enriched: SendCounter = { sends: 0, messages: 0, sendMs: 0 };
   const bus = countingBus(opts.bus, enriched);
   const variantProducer = variant.producer;
   // Counts the tracker's history inserts (how many rows each flush carried).

@@ -36,7 +36,7 @@ const bus = createKafkaBus({ brokers, clientId: "fleet-bench-exp", logLevel: log
 await bus.ensureTopics([topic], 12);
 
 const publisherOpts = { batchMax: ingest.INGEST_BATCH_MAX, lingerMs: ingest.INGEST_LINGER_MS, sendTimeoutMs: ingest.INGEST_SEND_TIMEOUT_MS };
-let sent: SendCounter = { sends: 0, messages: 0 };
+let sent: SendCounter = { sends: 0, messages: 0, sendMs: 0 };
 const counted = (p: BusProducer) => countingProducer(p, sent);
 const shards = async (n: number, idempotent = true) => shardedProducer(await Promise.all(Array.from({ length: n }, () => kafkaProducer({ brokers, idempotent, maxInFlight: 1 }))), 12);
 
@@ -72,11 +72,12 @@ try {
       let server: Running;
       if (name === "bare") server = await startBareServer();
       else {
-        const make = variants[name.replace(/-eager$/, "")];
+        const make = variants[name.replace(/-(eager|fastify)$/, "")];
         if (!make) throw new Error(`unknown variant ${name}; known: bare, ${Object.keys(variants).join(", ")}`);
-        sent = { sends: 0, messages: 0 };
-        // "-eager": the same variant with fastify's own child logger per request instead of the lazy one.
-        server = { ...(await startIngestApp(await make(), { eagerLoggers: name.endsWith("-eager") })), sent };
+        sent = { sends: 0, messages: 0, sendMs: 0 };
+        // "-eager": the same variant with fastify's own child logger per request instead of the lazy one;
+        // "-fastify": with the GET answered by fastify's route instead of the fast path.
+        server = { ...(await startIngestApp(await make(), { eagerLoggers: name.endsWith("-eager"), fastifyOnly: name.endsWith("-fastify") })), sent };
       }
       try {
         if (parts.has("get")) {
