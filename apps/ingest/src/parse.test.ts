@@ -43,6 +43,12 @@ describe("parsePosition", () => {
     expect(r.ok && r.position).toMatchObject({ uniqueId: "4209917483", protocol: "h02", fixTime: Date.UTC(2026, 10, 21, 10), attributes: { batterylevel: 77, distance: 12.5, motion: false } });
   });
 
+  it("takes up to 128 attributes", () => {
+    const many = Object.fromEntries(Array.from({ length: 128 }, (_, i) => [`a${i}`, i]));
+    const r = parsePosition({ ...validFields, attributes: JSON.stringify(many) }, NOW);
+    expect(r.ok && Object.keys(r.position.attributes).length).toBe(128);
+  });
+
   it("treats missing attributes as none", () => {
     const r = parsePosition(validFields, NOW);
     expect(r.ok && r.position.attributes).toEqual({});
@@ -69,6 +75,9 @@ describe("parsePosition", () => {
     ["attributes", { attributes: "{not json" }, "JSON"],
     ["attributes", { attributes: "[{\"value\":1}]" }, "key"],
     ["attributes", { attributes: JSON.stringify({ k: "v".repeat(1025) }) }, "1024"],
+    ["attributes", { attributes: JSON.stringify({ ["k".repeat(65)]: 1 }) }, "64"],
+    ["attributes", { attributes: JSON.stringify(Object.fromEntries(Array.from({ length: 129 }, (_, i) => [`a${i}`, i]))) }, "128"],
+    ["attributes", { attributes: JSON.stringify(Array.from({ length: 129 }, (_, i) => ({ key: `a${i}`, value: i }))) }, "128"],
   ];
   it.each(invalid)("names %s when it is %j", (field, patch, hint) => {
     const r = parsePosition({ ...validFields, ...patch }, NOW);

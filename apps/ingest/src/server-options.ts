@@ -3,6 +3,7 @@ import { LogController, type FastifyBaseLogger } from "fastify";
 import { insertGetFastPath, serverFactoryWith } from "./fast-get.js";
 import { lazyChildLoggerFactory } from "./lazy-logger.js";
 import type { Publisher } from "./publisher.js";
+import { parseQuery } from "./query.js";
 
 /**
  * fastify's options for a server that runs the ingest app: the server file and the
@@ -17,5 +18,6 @@ export function ingestServerOptions<L extends FastifyBaseLogger>(logger: L, publ
     genReqId: () => randomUUID(),
     childLoggerFactory: lazyChildLoggerFactory,
     serverFactory: serverFactoryWith(insertGetFastPath(publisher, logger)),
+    routerOptions: { querystringParser: parseQuery },
   };
 }

@@ -88,6 +88,7 @@ describe("GET /insert.php on the fast path", () => {
     ["form-style attributes in the query", () => `/insert.php?${fresh(formAttributesBody)}`],
     ["the spec's attribute array in the query", () => `/insert.php?${fresh(specArrayInQuery)}`],
     ["plus signs and escapes", () => `/insert.php?${valid({ uniqueId: "van 7/ü", protocol: "os mand" }).replace("van+7", "van%207")}`],
+    ["a broken percent escape", () => `/insert.php?${valid().replace("protocol=osmand", "protocol=os%E0%A4%Amand%")}`],
   ])("takes %s exactly as fastify's route does", async (_name, pathOf) => {
     h = await server();
     const path = pathOf();
@@ -110,7 +111,6 @@ describe("GET /insert.php on the fast path", () => {
     ["a uniqueId given twice", `/insert.php?${valid()}&uniqueId=other`],
     ["a control character in the uniqueId", `/insert.php?${valid({ uniqueId: "a\u0001b" })}`],
     ["attributes that are not JSON", `/insert.php?${valid()}&attributes=%7Bbroken`],
-    ["a broken percent escape", `/insert.php?${valid()}&protocol=%E0%A4%A`],
   ])("refuses %s exactly as fastify's route does, and publishes nothing", async (_name, path) => {
     h = await server();
     const fast = await h.overHttp(path);
