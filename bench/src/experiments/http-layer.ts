@@ -25,6 +25,16 @@ const env = loadConfigOrExit(Type.Object({ VARIANTS: Type.String({ default: "bar
 const t0 = Date.now();
 const log = (line: string) => console.log(`[exp ${((Date.now() - t0) / 1000).toFixed(1).padStart(5)}s] ${line}`);
 const noBus: Publisher = { publish: async () => {}, close: async () => {} };
+/** Answers every 2 ms, all waiting requests at once: the shape of a Kafka ack, without Kafka. */
+function tickingPublisher(): Publisher {
+  let waiting: (() => void)[] = [];
+  const timer = setInterval(() => {
+    const now = waiting;
+    waiting = [];
+    for (const resolve of now) resolve();
+  }, 2);
+  return { publish: () => new Promise<void>((resolve) => waiting.push(resolve)), close: async () => clearInterval(timer) };
+}
 const OK = '{"status":1}';
 
 async function rawServer(): Promise<Running> {
@@ -56,6 +66,7 @@ const fastifyOnly = (o: FastifyServerOptions) => ({ ...o, serverFactory: undefin
 const variants: Record<string, () => Promise<Running>> = {
   bare: startBareServer,
   fast: () => startIngestApp(noBus),
+  "fast-ticking": () => startIngestApp(tickingPublisher()),
   fastify: () => startIngestApp(noBus, { fastifyOnly: true }),
   raw: rawServer,
   "fastify-nodeqs": () => fastifyWith((o) => ({ ...fastifyOnly(o), routerOptions: { querystringParser: (s: string) => querystring.parse(s) } })),

@@ -46,6 +46,11 @@ const variants: Record<string, () => Promise<Publisher>> = {
   linger0: async () => createPublisher({ topic, producer: counted(await bus.producer()), ...publisherOpts, lingerMs: 0 }),
   linger1: async () => createPublisher({ topic, producer: counted(await bus.producer()), ...publisherOpts, lingerMs: 1 }),
   batch5000: async () => createPublisher({ topic, producer: counted(await bus.producer()), ...publisherOpts, batchMax: 5000 }),
+  /** A size trigger the 100 connections reach: a send leaves as soon as this many wait, before the linger. */
+  batch32: async () => createPublisher({ topic, producer: counted(await bus.producer()), ...publisherOpts, batchMax: 32 }),
+  batch48: async () => createPublisher({ topic, producer: counted(await bus.producer()), ...publisherOpts, batchMax: 48 }),
+  batch64: async () => createPublisher({ topic, producer: counted(await bus.producer()), ...publisherOpts, batchMax: 64 }),
+  linger3: async () => createPublisher({ topic, producer: counted(await bus.producer()), ...publisherOpts, lingerMs: 3 }),
   /** Partitions split between two of the platform's (packing) producers: two sends in flight, one per connection. */
   "bus-sharded2": async () => createPublisher({ topic, producer: counted(shardedProducer([await bus.producer(), await bus.producer()], 12)), ...publisherOpts }),
   sharded2: async () => createPublisher({ topic, producer: counted(await shards(2)), ...publisherOpts }),
