@@ -10,7 +10,7 @@ export const BenchEnvSchema = Type.Object({
   BENCH_PARTS: Type.String({ default: "bare,get,batch,tracker", pattern: "^(bare|get|batch|tracker)(,(bare|get|batch|tracker))*$" }),
   BENCH_DURATION_S: Type.Integer({ minimum: 1, maximum: 120, default: 10 }),
   /** Rounds of bare and ingest GET, alternating; the ratio is the median of the rounds'. */
-  BENCH_ROUNDS: Type.Integer({ minimum: 1, maximum: 20, default: 3 }),
+  BENCH_ROUNDS: Type.Integer({ minimum: 1, maximum: 20, default: 5 }),
   BENCH_WARMUP_S: Type.Integer({ minimum: 0, maximum: 30, default: 3 }),
   /** Load through ingest before the first measured Kafka phase, so the broker is measured warm (see warmBroker). */
   BENCH_BROKER_WARMUP_S: Type.Integer({ minimum: 0, maximum: 600, default: 60 }),
