@@ -64,6 +64,9 @@ const variants: Record<string, () => Promise<Publisher>> = {
   packed: async () => createPublisher({ topic, producer: counted(await packedProducer(brokers, 12)), ...publisherOpts }),
   "gc1-packed": async () => createGroupCommitPublisher({ producer: counted(await packedProducer(brokers, 12)), topic, maxItems: 5000, maxInFlight: 1, sendTimeoutMs: 5000, perRequestDeadline: false }),
   "gc1-packed-nodeadline": async () => createGroupCommitPublisher({ producer: counted(await packedProducer(brokers, 12)), topic, maxItems: 5000, maxInFlight: 1, sendTimeoutMs: 5000, perRequestDeadline: false }),
+  /** The real publisher over a producer that acknowledges every send 1 ms later without sending it: what is not Kafka's. */
+  "no-kafka": async () =>
+    createPublisher({ topic, producer: counted({ send: () => new Promise<void>((resolve) => setTimeout(resolve, 1)), close: async () => {} }), ...publisherOpts }),
   /** The publisher answers at once: the HTTP + parsing cost of the app alone. */
   "no-bus": async () => ({ publish: async () => {}, close: async () => {} }),
 };
