@@ -58,6 +58,7 @@ async function server(publisherFor: (producer: BusProducer) => Publisher = (prod
   };
   return {
     app,
+    url: base,
     lines,
     received,
     seen,
@@ -154,6 +155,26 @@ describe("GET /insert.php on the fast path", () => {
     expect(warnings[0]).toMatchObject({ level: 40, reqId: "gw-17" });
     // Without the header, a fresh id, as fastify gives.
     expect(warnings.slice(1).map((l) => l.reqId)).toEqual([expect.stringMatching(/^[0-9a-f-]{36}$/), expect.stringMatching(/^[0-9a-f-]{36}$/)]);
+  });
+
+  it("survives a client that hangs up before its position is acknowledged", async () => {
+    const acks: (() => void)[] = [];
+    const slow: Publisher = {
+      publish: () => new Promise<void>((resolve) => acks.push(resolve)),
+      close: async () => undefined,
+    };
+    h = await server(() => slow);
+    const gone = new AbortController();
+    const hungUp = fetch(`${h.url}/insert.php?${valid()}`, { signal: gone.signal }).catch((err: Error) => err.name);
+    while (acks.length === 0) await new Promise((r) => setTimeout(r, 5));
+    gone.abort();
+    expect(await hungUp).toBe("AbortError");
+    acks.shift()!();
+    await new Promise((r) => setTimeout(r, 20));
+    const next = h.overHttp(`/insert.php?${valid()}`);
+    while (acks.length === 0) await new Promise((r) => setTimeout(r, 5));
+    acks.shift()!();
+    expect(await next).toMatchObject({ statusCode: 200, body: { status: 1 } });
   });
 
   it("answers a failure it did not expect with a 500 in the failure shape, and logs it", async () => {
