@@ -1,21 +1,9 @@
-import { Writable } from "node:stream";
 import Fastify from "fastify";
-import { pino } from "pino";
 import { afterEach, describe, expect, it, vi } from "vitest";
+import { capturingLogger } from "../test/fixtures/recording.js";
 import { installErrorHandling } from "./plugins/errors.js";
 import type { Publisher } from "./publisher.js";
 import { ingestServerOptions } from "./server-options.js";
-
-function capturingLogger() {
-  const lines: Record<string, unknown>[] = [];
-  const stream = new Writable({
-    write(chunk: Buffer, _enc, done) {
-      for (const line of chunk.toString().split("\n")) if (line) lines.push(JSON.parse(line) as Record<string, unknown>);
-      done();
-    },
-  });
-  return { logger: pino({ level: "info" }, stream), lines };
-}
 
 /** These apps have no insert routes: nothing publishes. */
 const noPublisher: Publisher = { publish: () => Promise.reject(new Error("not used")), close: async () => undefined };

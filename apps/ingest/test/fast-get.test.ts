@@ -1,13 +1,11 @@
 import type { AddressInfo } from "node:net";
-import { Writable } from "node:stream";
 import Fastify from "fastify";
-import { pino } from "pino";
 import { afterEach, describe, expect, it } from "vitest";
 import { createMemoryBus, type BusProducer } from "@fleet/bus";
-import { Topics, type RawPosition } from "@fleet/contracts";
 import { ingestApp } from "../src/app.js";
 import { createPublisher, type Publisher } from "../src/publisher.js";
 import { ingestServerOptions } from "../src/server-options.js";
+import { capturingLogger, recordRawPositions } from "./fixtures/recording.js";
 import { formAttributesBody, specArrayInQuery, traccarForwardQuery, validFields } from "./fixtures/requests.js";
 
 interface Answer {
@@ -22,23 +20,10 @@ interface Answer {
  */
 async function server(publisherFor: (producer: BusProducer) => Publisher = (producer) => createPublisher({ producer, batchMax: 100, lingerMs: 1, sendTimeoutMs: 300 })) {
   const bus = createMemoryBus();
-  const received: RawPosition[] = [];
-  const consumer = await bus.consume({
-    groupId: "test",
-    topic: Topics.positionsRaw,
-    handleBatch: async ({ messages }) => {
-      for (const m of messages) received.push(JSON.parse(m.value.toString()) as RawPosition);
-    },
-  });
-  const lines: Record<string, unknown>[] = [];
-  const logStream = new Writable({
-    write(chunk: Buffer, _enc, done) {
-      for (const line of chunk.toString().split("\n")) if (line) lines.push(JSON.parse(line) as Record<string, unknown>);
-      done();
-    },
-  });
+  const recording = await recordRawPositions(bus);
+  const { logger, lines } = capturingLogger();
   const publisher = publisherFor(await bus.producer());
-  const app = Fastify(ingestServerOptions(pino({ level: "info" }, logStream), publisher));
+  const app = Fastify(ingestServerOptions(logger, publisher));
   await app.register(ingestApp, { publisher });
   await app.listen({ host: "127.0.0.1", port: 0 });
   const base = `http://127.0.0.1:${(app.server.address() as AddressInfo).port}`;
@@ -51,23 +36,18 @@ async function server(publisherFor: (producer: BusProducer) => Publisher = (prod
     const res = await app.inject({ method: "GET", url: path });
     return { statusCode: res.statusCode, contentType: res.headers["content-type"] as string | undefined, body: res.json() };
   };
-  /** Waits until the consumer has seen `n` positions (the in-process bus delivers asynchronously). */
-  const seen = async (n: number) => {
-    for (let i = 0; i < 200 && received.length < n; i++) await new Promise((r) => setTimeout(r, 10));
-    return received;
-  };
   return {
     app,
     url: base,
     lines,
-    received,
-    seen,
+    received: recording.received,
+    seen: recording.seen,
     overHttp,
     throughFastify,
     close: async () => {
       await app.close();
       await publisher.close();
-      await consumer.close();
+      await recording.close();
       await bus.close();
     },
   };

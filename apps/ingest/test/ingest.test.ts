@@ -1,44 +1,26 @@
 import Fastify, { type FastifyInstance } from "fastify";
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
 import { createMemoryBus, type Bus, type BusProducer } from "@fleet/bus";
-import { RawPositionSchema, Topics, type RawPosition } from "@fleet/contracts";
-import { Value } from "@sinclair/typebox/value";
 import { ingestApp } from "../src/app.js";
 import { createPublisher, type Publisher } from "../src/publisher.js";
+import { recordRawPositions } from "./fixtures/recording.js";
 import { formAttributesBody, specArrayJson, traccarForwardJson, traccarForwardQuery, validFields } from "./fixtures/requests.js";
 
 /** The ingest app over the in-process bus, with a consumer recording what reached the topic. */
 async function harness(producer?: BusProducer) {
   const bus: Bus = createMemoryBus();
-  const received: RawPosition[] = [];
-  const consumer = await bus.consume({
-    groupId: "test",
-    topic: Topics.positionsRaw,
-    handleBatch: async ({ messages }) => {
-      for (const m of messages) {
-        const v: unknown = JSON.parse(m.value.toString());
-        expect(Value.Check(RawPositionSchema, v)).toBe(true);
-        expect(m.key).toBe((v as RawPosition).uniqueId);
-        received.push(v as RawPosition);
-      }
-    },
-  });
+  const recording = await recordRawPositions(bus);
   const publisher: Publisher = createPublisher({ producer: producer ?? (await bus.producer()), batchMax: 100, lingerMs: 1, sendTimeoutMs: 300 });
   const app: FastifyInstance = Fastify();
   await app.register(ingestApp, { publisher });
-  /** Waits until the consumer has seen `n` positions (the in-process bus delivers asynchronously). */
-  const seen = async (n: number) => {
-    for (let i = 0; i < 200 && received.length < n; i++) await new Promise((r) => setTimeout(r, 10));
-    return received;
-  };
   return {
     app,
-    received,
-    seen,
+    received: recording.received,
+    seen: recording.seen,
     close: async () => {
       await app.close();
       await publisher.close();
-      await consumer.close();
+      await recording.close();
       await bus.close();
     },
   };
