@@ -1,7 +1,11 @@
 import { Type, type Static } from "@sinclair/typebox";
+import { ALLOWED_TEXT_PATTERN } from "./text.js";
 
-/** Attribute values after normalisation: keys are lower-case `[a-z0-9_-]`. */
-export const AttributeValueSchema = Type.Union([Type.String(), Type.Number(), Type.Boolean()]);
+/**
+ * Attribute values after normalisation: keys are lower-case `[a-z0-9_-]`. Text keeps to the
+ * one rule for incoming text, so a consumer's compiled check refuses a message that breaks it.
+ */
+export const AttributeValueSchema = Type.Union([Type.String({ pattern: ALLOWED_TEXT_PATTERN }), Type.Number(), Type.Boolean()]);
 export const AttributesSchema = Type.Record(Type.String(), AttributeValueSchema);
 export type Attributes = Static<typeof AttributesSchema>;
 
@@ -16,8 +20,8 @@ export function knownAttribute(attributes: Attributes, key: KnownAttribute): Att
 
 /** The fields every stage of a position carries, whatever else it adds. */
 export const FixFields = {
-  uniqueId: Type.String({ minLength: 1, maxLength: 64 }),
-  protocol: Type.String({ maxLength: 64 }),
+  uniqueId: Type.String({ minLength: 1, maxLength: 64, pattern: ALLOWED_TEXT_PATTERN }),
+  protocol: Type.String({ maxLength: 64, pattern: ALLOWED_TEXT_PATTERN }),
   latitude: Type.Number({ minimum: -90, maximum: 90 }),
   longitude: Type.Number({ minimum: -180, maximum: 180 }),
   altitude: Type.Number({ description: "metres" }),
