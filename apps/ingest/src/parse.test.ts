@@ -1,6 +1,16 @@
 import { describe, expect, it } from "vitest";
 import { parsePosition, normaliseKey } from "./parse.js";
-import { formAttributesBody, specArrayInQuery, specArrayJson, traccarForwardJson, traccarForwardQuery, validFields } from "../test/fixtures/requests.js";
+import {
+  FORBIDDEN_CHARACTERS,
+  forbiddenTextCases,
+  formAttributesBody,
+  specArrayInQuery,
+  specArrayJson,
+  traccarForwardJson,
+  traccarForwardQuery,
+  validFields,
+  type ForbiddenKind,
+} from "../test/fixtures/requests.js";
 
 const NOW = Date.UTC(2026, 10, 21, 12);
 const fromQuery = (qs: string) => Object.fromEntries(new URLSearchParams(qs));
@@ -58,6 +68,10 @@ describe("parsePosition", () => {
     ["uniqueId", { uniqueId: "" }, "required"],
     ["uniqueId", { uniqueId: "x".repeat(65) }, "64"],
     ["uniqueId", { uniqueId: "bad\nid" }, "control"],
+    ["uniqueId", { uniqueId: "tab\tid" }, "control"],
+    ["uniqueId", { uniqueId: "del\u007fid" }, "control"],
+    ["protocol", { protocol: "osm\rand" }, "control"],
+    ["protocol", { protocol: "osm\u007fand" }, "control"],
     ["protocol", { protocol: undefined }, "required"],
     ["latitude", { latitude: "90.0001" }, "between"],
     ["latitude", { latitude: "north" }, "number"],
@@ -85,6 +99,40 @@ describe("parsePosition", () => {
     if (r.ok) return;
     expect(Object.keys(r.errors)).toEqual([field]);
     expect(r.errors[field]).toContain(hint);
+  });
+
+  describe.each(Object.keys(FORBIDDEN_CHARACTERS) as ForbiddenKind[])("a %s", (kind) => {
+    it.each(forbiddenTextCases(kind))("is refused in $name, naming $field", ({ fields, field }) => {
+      const r = parsePosition(fields, NOW);
+      expect(r).toEqual({ ok: false, errors: { [field]: expect.stringContaining("contains control characters or invalid Unicode") } });
+    });
+
+    it.each(forbiddenTextCases(kind).filter((c) => c.query))("is refused in $name sent as a query string", ({ fields, field }) => {
+      const qs = new URLSearchParams(fields as Record<string, string>).toString();
+      const r = parsePosition(fromQuery(qs), NOW);
+      expect(r.ok ? [] : Object.keys(r.errors)).toEqual([field]);
+    });
+  });
+
+  it("refuses a NUL and a lone surrogate in a real Traccar forward URL's attributes", () => {
+    for (const c of ["%5Cu0000", "%5Cud800", "%5CuDFFF"]) {
+      const r = parsePosition(fromQuery(traccarForwardQuery.replace("0012345678", `0012${c}345678`)), NOW);
+      expect(r).toEqual({ ok: false, errors: { "attributes.rfid": "The attribute rfid contains control characters or invalid Unicode." } });
+    }
+    // A raw NUL inside the JSON text is not JSON at all.
+    const raw = parsePosition(fromQuery(traccarForwardQuery.replace("0012345678", "0012%00345678")), NOW);
+    expect(raw.ok ? [] : Object.keys(raw.errors)).toEqual(["attributes"]);
+  });
+
+  it("keeps text the rule allows: emoji, accents, tabs and newlines in attribute values, DEL in them", () => {
+    const attributes = JSON.stringify({ driver: "Aïsha 🚚", note: "line 1\r\n\tline 2", raw: "a\u007fb" });
+    const r = parsePosition({ ...validFields, uniqueId: "van-😀", attributes }, NOW);
+    expect(r.ok && r.position).toMatchObject({ uniqueId: "van-😀", attributes: { driver: "Aïsha 🚚", note: "line 1\r\n\tline 2", raw: "a\u007fb" } });
+  });
+
+  it("takes a UTF-8 encoded surrogate in a query as the U+FFFD the decoder makes of it", () => {
+    const r = parsePosition(fromQuery(`${new URLSearchParams(validFields)}&attributes%5Bnote%5D=a%ED%A0%80b`), NOW);
+    expect(r.ok && r.position.attributes).toEqual({ note: "a\ufffd\ufffd\ufffdb" });
   });
 
   it("accepts the boundary values", () => {

@@ -6,7 +6,7 @@ import { ingestApp } from "../src/app.js";
 import { createPublisher, type Publisher } from "../src/publisher.js";
 import { ingestServerOptions } from "../src/server-options.js";
 import { capturingLogger, recordRawPositions } from "./fixtures/recording.js";
-import { formAttributesBody, specArrayInQuery, traccarForwardQuery, validFields } from "./fixtures/requests.js";
+import { forbiddenTextCases, formAttributesBody, specArrayInQuery, traccarForwardQuery, validFields } from "./fixtures/requests.js";
 
 interface Answer {
   statusCode: number;
@@ -92,12 +92,28 @@ describe("GET /insert.php on the fast path", () => {
     ["a uniqueId given twice", `/insert.php?${valid()}&uniqueId=other`],
     ["a control character in the uniqueId", `/insert.php?${valid({ uniqueId: "a\u0001b" })}`],
     ["attributes that are not JSON", `/insert.php?${valid()}&attributes=%7Bbroken`],
+    ["a NUL in the uniqueId", `/insert.php?${valid({ uniqueId: "a\u0000b" })}`],
+    ["a NUL in an attribute value", `/insert.php?${valid({ attributes: JSON.stringify({ rfid: "zz\u0000zz" }) })}`],
+    ["a lone surrogate in an attribute value, as a JSON escape", `/insert.php?${valid({ attributes: JSON.stringify({ rfid: "zz\ud800zz" }) })}`],
   ])("refuses %s exactly as fastify's route does, and publishes nothing", async (_name, path) => {
     h = await server();
     const fast = await h.overHttp(path);
     expect(fast.statusCode).toBe(422);
     expect(fast.body).toMatchObject({ status: 0, errors: expect.any(Object) });
     expect(await h.throughFastify(path)).toEqual(fast);
+    await new Promise((r) => setTimeout(r, 30));
+    expect(h.received).toEqual([]);
+  });
+
+  const forbidden = [...forbiddenTextCases("NUL"), ...forbiddenTextCases("lone surrogate")].filter((c) => c.query);
+  it("refuses forbidden text in every field a query carries, naming the field as fastify's route does", async () => {
+    h = await server();
+    for (const { name, fields, field } of forbidden) {
+      const path = `/insert.php?${new URLSearchParams(fields as Record<string, string>)}`;
+      const fast = await h.overHttp(path);
+      expect(fast, name).toEqual({ statusCode: 422, contentType: "application/json; charset=utf-8", body: { status: 0, errors: { [field]: expect.stringContaining("control characters") } } });
+      expect(await h.throughFastify(path), name).toEqual(fast);
+    }
     await new Promise((r) => setTimeout(r, 30));
     expect(h.received).toEqual([]);
   });

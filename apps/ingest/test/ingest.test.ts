@@ -4,7 +4,7 @@ import { createMemoryBus, type Bus, type BusProducer } from "@fleet/bus";
 import { ingestApp } from "../src/app.js";
 import { createPublisher, type Publisher } from "../src/publisher.js";
 import { recordRawPositions } from "./fixtures/recording.js";
-import { formAttributesBody, specArrayJson, traccarForwardJson, traccarForwardQuery, validFields } from "./fixtures/requests.js";
+import { forbiddenTextCases, formAttributesBody, specArrayJson, traccarForwardJson, traccarForwardQuery, validFields } from "./fixtures/requests.js";
 
 /** The ingest app over the in-process bus, with a consumer recording what reached the topic. */
 async function harness(producer?: BusProducer) {
@@ -91,6 +91,36 @@ describe("ingest over HTTP", () => {
     expect(body.rejected.map((r: { index: number }) => r.index)).toEqual([1, 3]);
     expect(body.rejected[0].errors).toHaveProperty("latitude");
     expect((await h.seen(2)).length).toBe(2);
+  });
+
+  const forbidden = [...forbiddenTextCases("NUL"), ...forbiddenTextCases("lone surrogate")];
+
+  it("refuses forbidden text in every field of a JSON POST with 422 naming it, publishing nothing", async () => {
+    for (const { name, fields, field } of forbidden) {
+      const res = await h.app.inject({ method: "POST", url: "/insert.php", payload: fields });
+      expect(res.statusCode, name).toBe(422);
+      expect(Object.keys(res.json().errors), name).toEqual([field]);
+    }
+    await new Promise((r) => setTimeout(r, 30));
+    expect(h.received).toEqual([]);
+  });
+
+  it("rejects positions with forbidden text one by one in a batch, taking the others", async () => {
+    // JSON.stringify writes a lone surrogate as the escape \ud800, so it reaches the server as one.
+    const payload = JSON.stringify([fresh(validFields), ...forbidden.map((c) => c.fields), { ...fresh(validFields), uniqueId: "b" }]);
+    const res = await h.app.inject({ method: "POST", url: "/insert", headers: { "content-type": "application/json" }, payload });
+    expect(res.statusCode).toBe(200);
+    const body = res.json();
+    expect(body.accepted).toBe(2);
+    expect(body.rejected).toEqual(forbidden.map((c, i) => ({ index: i + 1, errors: { [c.field]: expect.stringContaining("control characters") } })));
+    expect((await h.seen(2)).map((p) => p.uniqueId).sort()).toEqual(["b", "valid-1"]);
+  });
+
+  it("refuses a NUL sent as a form POST field", async () => {
+    const form = `${new URLSearchParams(fresh(validFields))}&attributes%5Brfid%5D=zz%00zz`;
+    const res = await h.app.inject({ method: "POST", url: "/insert.php", headers: { "content-type": "application/x-www-form-urlencoded" }, payload: form });
+    expect(res.statusCode).toBe(422);
+    expect(res.json()).toEqual({ status: 0, errors: { "attributes.rfid": "The attribute rfid contains control characters or invalid Unicode." } });
   });
 
   it("takes an NDJSON batch, rejecting a broken line alone", async () => {
