@@ -35,6 +35,7 @@ export function countingBus(bus: Bus, counter: SendCounter): Bus {
     kind: bus.kind,
     producer: async () => countingProducer(await bus.producer(), counter),
     consume: (o) => bus.consume(o),
+    read: (t, o) => bus.read(t, o),
     ensureTopics: (t, partitions) => bus.ensureTopics(t, partitions),
     close: () => bus.close(),
   };

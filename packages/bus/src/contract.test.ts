@@ -1,6 +1,11 @@
 import { afterAll, afterEach, beforeEach, describe, expect, it } from "vitest";
 import { hasService, kafkaTest, sleep, waitFor } from "@fleet/testkit";
+import { DeadLetterSchema, type DeadLetter } from "@fleet/contracts";
+import { Value } from "@sinclair/typebox/value";
+import { withDeadLetters } from "./dead-letter.js";
+import { PermanentError } from "./failures.js";
 import type { BusLogger } from "./logger.js";
+import { silentLogger } from "./logger.js";
 import { createKafkaBus } from "./kafka.js";
 import { createMemoryBus } from "./memory.js";
 import type { Bus, BusMessage, DeliveredMessage } from "./port.js";
@@ -195,6 +200,75 @@ function busContract(make: () => Harness) {
     expect(a.seen.size).toBeGreaterThan(0);
     expect(b.seen.size).toBeGreaterThan(0);
     expect([...a.partitions].filter((p) => b.partitions.has(p))).toEqual([]);
+  });
+
+  it("reads what a topic holds, each partition in order, without taking anything from a group", async () => {
+    const sent = messages(30, 4);
+    const { topic } = await setup("read", sent);
+    const all = await h.bus.read(topic);
+    expect(ids(all).sort()).toEqual(ids(sent).sort());
+    for (const key of ["dev-0", "dev-7"]) expect(ids(all.filter((m) => m.key === key))).toEqual(ids(sent.filter((m) => m.key === key)));
+    const newest = await h.bus.read(topic, { perPartition: 1 });
+    const partitions = new Set(all.map((m) => m.partition));
+    // Packed records (Kafka) hold several messages: at least one per partition, each its partition's last.
+    expect(new Set(newest.map((m) => m.partition))).toEqual(partitions);
+    for (const p of partitions) expect(newest.filter((m) => m.partition === p).at(-1)?.offset).toBe(all.filter((m) => m.partition === p).at(-1)?.offset);
+    expect(await h.bus.read(h.topic("never-created"))).toEqual([]);
+    // A group created afterwards still starts from the beginning: reading committed nothing.
+    const c = collector();
+    await h.bus.consume({ groupId: h.groupId("after-read"), topic, handleBatch: c.handle });
+    await waitFor("everything, from the start", () => hasAll(c.seen, sent));
+  });
+
+  it("dead-letters a message that can never be handled, with its origin, and moves on", async () => {
+    const sent = messages(6, 20);
+    // dev-3/7 is poison: rejected by the handler's own check. dev-4/2 is poison in a way only a
+    // failure shows (a store refusing it): the batch fails and is narrowed down to it.
+    const { topic, producer, send } = await setup("dead", sent);
+    const deadTopic = h.topic("dead-letters");
+    const c = collector();
+    let transientLeft = 2;
+    let isolatedCalls = 0;
+    const router = withDeadLetters(
+      async ({ messages: batch, partition, isolated }) => {
+        if (isolated) isolatedCalls++;
+        if (batch.some((m) => m.value.toString() === "dev-4/2")) throw new PermanentError("the store refused a value");
+        // A store that is down for a moment: retried, never dead-lettered.
+        if (transientLeft > 0 && batch.some((m) => m.value.toString() === "dev-1/5")) {
+          transientLeft--;
+          throw new Error("connect ECONNREFUSED");
+        }
+        const poison = batch.filter((m) => m.value.toString() === "dev-3/7");
+        await c.handle({ partition, messages: batch.filter((m) => !poison.includes(m)) });
+        return poison.map((message) => ({ message, error: new PermanentError("not a position") }));
+      },
+      { producer, deadTopic, groupId: "the-group", logger: silentLogger },
+    );
+    await h.bus.consume({ groupId: h.groupId("dead"), topic, handleBatch: router.handleBatch });
+    const good = sent.filter((m) => !["dev-3/7", "dev-4/2"].includes(m.value.toString()));
+    await waitFor("every good message", () => hasAll(c.seen, good));
+    // The partition moved on: what is sent now is handled too.
+    const later = messages(6, 1, "later");
+    await send(later);
+    await waitFor("messages sent after the poison", () => hasAll(c.seen, later));
+    expect(c.seen.has("dev-3/7") || c.seen.has("dev-4/2")).toBe(false);
+    expect(transientLeft).toBe(0);
+    expect(isolatedCalls).toBeGreaterThan(0);
+
+    const letters = (await h.bus.read(deadTopic)).map((m) => {
+      const letter = JSON.parse(m.value.toString()) as DeadLetter;
+      expect(Value.Check(DeadLetterSchema, letter)).toBe(true);
+      expect(m.key).toBe(letter.key);
+      return letter;
+    });
+    expect(letters.map((l) => Buffer.from(l.value, "base64").toString()).sort()).toEqual(["dev-3/7", "dev-4/2"]);
+    expect(router.deadLettered()).toBe(2);
+    for (const l of letters) {
+      expect(l).toMatchObject({ topic, groupId: "the-group", error: { name: "PermanentError" } });
+      expect(l.partition).toBeGreaterThanOrEqual(0);
+      expect(l.offset).not.toBe("");
+    }
+    expect(letters.find((l) => l.key === "dev-4")?.error.message).toBe("the store refused a value");
   });
 
   it("gives every message to each of two groups", async () => {

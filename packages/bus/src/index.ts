@@ -5,3 +5,5 @@ export { createKafkaBus, BusSendTimeoutError, type KafkaBusOptions } from "./kaf
 export { createBus } from "./create.js";
 export { forEachKeyInOrder } from "./by-key.js";
 export { partitionForKey } from "./murmur2.js";
+export { withDeadLetters, type DeadLetterBatch, type DeadLetterHandler, type DeadLetterOptions, type DeadLetterRouter, type Rejected } from "./dead-letter.js";
+export { PermanentError, isPermanentFailure, failureCode } from "./failures.js";

@@ -10,6 +10,7 @@ import {
   isEnvelopeVersion,
 } from "./envelope.js";
 import { type BusLogger, silentLogger } from "./logger.js";
+import { readTopic } from "./kafka-read.js";
 import { partitionForKey } from "./murmur2.js";
 import type { Bus, BusConsumer, BusMessage, BusProducer, ConsumeOptions, DeliveredMessage, OutgoingMessage } from "./port.js";
 
@@ -480,6 +481,7 @@ export function createKafkaBus(options: KafkaBusOptions): Bus {
     producer,
     consume,
     ensureTopics,
+    read: (topic, opts) => readTopic(kafka, retry, logger, (t, p, records) => unpack(t, p, records, logger), topic, opts),
     async close() {
       await Promise.all([...consumers].map((c) => c.disconnect()));
       await Promise.all([...producers].map((p) => p.disconnect()));

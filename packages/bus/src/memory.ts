@@ -298,6 +298,15 @@ export function createMemoryBus(options: MemoryBusOptions = {}): Bus {
       return member;
     },
 
+    async read(name, opts) {
+      const topic = topics.get(name);
+      if (!topic) return [];
+      return topic.partitions.flatMap((log, partition) => {
+        const start = Math.max(log.base, log.end - (opts?.perPartition ?? Infinity));
+        return log.read(start, log.end).map((m, i): DeliveredMessage => ({ key: m.key, value: m.value, partition, offset: String(start + i) }));
+      });
+    },
+
     async ensureTopics(names, partitions) {
       for (const name of names) topicNamed(name, partitions);
     },

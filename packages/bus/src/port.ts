@@ -59,6 +59,13 @@ export interface Bus {
   readonly kind: "kafka" | "memory";
   producer(): Promise<BusProducer>;
   consume(opts: ConsumeOptions): Promise<BusConsumer>;
+  /**
+   * What `topic` holds now, in offset order within each partition, read without joining any
+   * consumer group of the apps or committing: for operators' tools (dead letters), not for
+   * processing. With `perPartition`, only the newest that many of each partition. A topic
+   * that does not exist holds nothing.
+   */
+  read(topic: string, opts?: { perPartition?: number }): Promise<DeliveredMessage[]>;
   /** Creates topics if missing (no-op where topics need no creation). */
   ensureTopics(topics: string[], partitions?: number): Promise<void>;
   close(): Promise<void>;

@@ -1,4 +1,5 @@
 export * from "./topics.js";
+export * from "./dead-letter.js";
 export * from "./position.js";
 export * from "./live.js";
 export * from "./history.js";

@@ -18,6 +18,15 @@ export function knownAttribute(attributes: Attributes, key: KnownAttribute): Att
   return attributes[key];
 }
 
+/**
+ * The times a position may carry: from 2000 (ingest refuses earlier fixes, most likely
+ * seconds sent as milliseconds) to 2100. Ingest also refuses fixes more than a day ahead;
+ * the bus contract cannot know "now", but a bound keeps a time no store or date can hold
+ * (a year 287,000 fix) from reaching history and pinning a device's live state.
+ */
+export const MIN_TIME_MS = Date.UTC(2000, 0, 1);
+export const MAX_TIME_MS = Date.UTC(2100, 0, 1);
+
 /** The fields every stage of a position carries, whatever else it adds. */
 export const FixFields = {
   uniqueId: Type.String({ minLength: 1, maxLength: 64, pattern: ALLOWED_TEXT_PATTERN }),
@@ -26,8 +35,8 @@ export const FixFields = {
   longitude: Type.Number({ minimum: -180, maximum: 180 }),
   altitude: Type.Number({ description: "metres" }),
   course: Type.Number({ minimum: 0, maximum: 360, description: "degrees" }),
-  fixTime: Type.Integer({ description: "epoch milliseconds of the GPS fix" }),
-  serverTime: Type.Integer({ description: "epoch milliseconds when ingest accepted it" }),
+  fixTime: Type.Integer({ minimum: MIN_TIME_MS, maximum: MAX_TIME_MS, description: "epoch milliseconds of the GPS fix" }),
+  serverTime: Type.Integer({ minimum: MIN_TIME_MS, maximum: MAX_TIME_MS, description: "epoch milliseconds when ingest accepted it" }),
   attributes: AttributesSchema,
 };
 
@@ -44,7 +53,7 @@ export const TrackedFields = {
  * of the same message writes the same history row.
  */
 export const RawPositionSchema = Type.Object({
-  id: Type.Integer({ minimum: 1, description: "position id, unique, below 2^53" }),
+  id: Type.Integer({ minimum: 1, maximum: Number.MAX_SAFE_INTEGER, description: "position id, unique, below 2^53" }),
   ...FixFields,
   speed: Type.Number({ minimum: 0, maximum: 869, description: "knots, as devices send it" }),
 });

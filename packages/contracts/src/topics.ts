@@ -2,6 +2,10 @@
 export const Topics = {
   positionsRaw: "positions.raw",
   positionsEnriched: "positions.enriched",
+  /** Messages of positions.raw the tracker could never process, with why (DeadLetterSchema). */
+  positionsDead: "positions.dead",
+  /** Messages of positions.enriched the rules service could never process (DeadLetterSchema). */
+  eventsDead: "events.dead",
   commands: "commands",
 } as const;
 
