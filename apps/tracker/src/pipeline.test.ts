@@ -15,8 +15,10 @@ let offset = 0;
 function message(value: unknown, key = "known"): DeliveredMessage {
   return { key, value: Buffer.from(typeof value === "string" ? value : JSON.stringify(value)), partition: 0, offset: String(offset++) };
 }
-function raw(id: number, fixTime: number, uniqueId = "known"): RawPosition {
-  return { id, uniqueId, protocol: "osmand", latitude: 54 + id * 0.001, longitude: 25, altitude: 1, course: 0, speed: 20, fixTime, serverTime: fixTime + 100, attributes: {} };
+const T0 = Date.UTC(2025, 0, 1);
+/** A position `ms` after T0. */
+function raw(id: number, ms: number, uniqueId = "known"): RawPosition {
+  return { id, uniqueId, protocol: "osmand", latitude: 54 + id * 0.001, longitude: 25, altitude: 1, course: 0, speed: 20, fixTime: T0 + ms, serverTime: T0 + ms + 100, attributes: {} };
 }
 
 describe("tracker pipeline on the embedded stores", () => {
@@ -44,8 +46,12 @@ describe("tracker pipeline on the embedded stores", () => {
     await dir.cleanup();
   });
 
-  it("writes history and live state, skips poison messages and counts unknown devices", async () => {
-    await pipeline.handleBatch([message(raw(1, 1_000)), message("not json"), message({ id: "x" }), message(raw(2, 2_000)), message(raw(3, 3_000, "stranger"), "stranger")]);
+  it("writes history and live state, gives back messages that are not positions, counts unknown devices", async () => {
+    const notJson = message("not json");
+    const wrongShape = message({ id: "x" });
+    const rejected = await pipeline.handleBatch([message(raw(1, 1_000)), notJson, wrongShape, message(raw(2, 2_000)), message(raw(3, 3_000, "stranger"), "stranger")]);
+    expect(rejected.map((r) => r.message)).toEqual([notJson, wrongShape]);
+    expect(rejected.map((r) => r.error.message)).toEqual([expect.stringMatching(/^not JSON/), expect.stringMatching(/^not a position: \/\w+ /)]);
     expect(await history.count()).toBe(2);
     expect(pipeline.stats()).toEqual({ positions: 2, unregistered: 1, invalid: 2 });
     const state = (await live.getStates([1])).get(1)!;

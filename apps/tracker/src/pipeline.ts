@@ -1,6 +1,6 @@
 import { TypeCompiler } from "@sinclair/typebox/compiler";
 import { createBatcher } from "@fleet/batcher";
-import type { BusProducer, DeliveredMessage, OutgoingMessage } from "@fleet/bus";
+import { PermanentError, type BusProducer, type DeliveredMessage, type OutgoingMessage, type Rejected } from "@fleet/bus";
 import { RawPositionSchema, type EnrichedPosition, type HistoryRow, type LiveState, type RawPosition, type TailPoint } from "@fleet/contracts";
 import type { HistoryStore } from "@fleet/history";
 import type { LiveStore } from "@fleet/live";
@@ -30,8 +30,13 @@ export interface PipelineDeps {
 }
 
 export interface Pipeline {
-  /** Handles one partition's messages in order; resolves once history, live state, the enriched topic and RFID driver switches all hold them. */
-  handleBatch(messages: readonly DeliveredMessage[]): Promise<void>;
+  /**
+   * Handles one partition's messages in order; resolves once history, live state, the
+   * enriched topic and RFID driver switches all hold them, with the messages that are not
+   * positions (for the dead-letter topic). `isolated`: write this batch's history rows on
+   * their own rather than in the flush other partitions share, so a failure is this batch's.
+   */
+  handleBatch(messages: readonly DeliveredMessage[], opts?: { isolated?: boolean }): Promise<Rejected[]>;
   /** Writes what waits for a flush. */
   drain(): Promise<void>;
   stats(): { positions: number; unregistered: number; invalid: number };
@@ -39,14 +44,17 @@ export interface Pipeline {
 
 const RawPositionCheck = TypeCompiler.Compile(RawPositionSchema);
 
-function decode(m: DeliveredMessage): RawPosition | undefined {
+/** The position a message carries, or why it carries none. */
+function decode(m: DeliveredMessage): RawPosition | PermanentError {
+  let v: unknown;
   try {
-    const v: unknown = JSON.parse(m.value.toString("utf8"));
-    if (RawPositionCheck.Check(v)) return v;
-  } catch {
-    // fall through: a message that is not JSON is as unusable as one of the wrong shape
+    v = JSON.parse(m.value.toString("utf8"));
+  } catch (err) {
+    return new PermanentError(`not JSON: ${(err as Error).message}`);
   }
-  return undefined;
+  if (RawPositionCheck.Check(v)) return v;
+  const first = RawPositionCheck.Errors(v).First();
+  return new PermanentError(first ? `not a position: ${first.path || "/"} ${first.message}` : "not a position");
 }
 
 /**
@@ -68,7 +76,8 @@ export function createPipeline(deps: PipelineDeps): Pipeline {
   let preparing = 0;
 
   return {
-    async handleBatch(messages) {
+    async handleBatch(messages, opts) {
+      if (opts?.isolated) return handle(messages, (rows) => deps.history.insert(rows), () => undefined);
       preparing++;
       let added = false;
       const rowsAdded = () => {
@@ -77,7 +86,7 @@ export function createPipeline(deps: PipelineDeps): Pipeline {
         if (--preparing === 0) historyBatcher.flush();
       };
       try {
-        await handle(messages, rowsAdded);
+        return await handle(messages, (rows) => historyBatcher.add(rows), rowsAdded);
       } finally {
         rowsAdded();
       }
@@ -86,21 +95,16 @@ export function createPipeline(deps: PipelineDeps): Pipeline {
     stats: () => ({ ...counters }),
   };
 
-  async function handle(messages: readonly DeliveredMessage[], rowsAdded: () => void): Promise<void> {
+  async function handle(messages: readonly DeliveredMessage[], writeHistory: (rows: HistoryRow[]) => Promise<void>, rowsAdded: () => void): Promise<Rejected[]> {
     const raws: RawPosition[] = [];
-    let firstInvalid: DeliveredMessage | undefined;
-    for (const m of messages) {
-      const raw = decode(m);
-      if (raw) raws.push(raw);
-      else firstInvalid ??= m;
+    const rejected: Rejected[] = [];
+    for (const message of messages) {
+      const raw = decode(message);
+      if (raw instanceof PermanentError) rejected.push({ message, error: raw });
+      else raws.push(raw);
     }
-    if (firstInvalid) {
-      // Poison messages must not stall their partition: skip them, one log line per batch.
-      const skipped = messages.length - raws.length;
-      counters.invalid += skipped;
-      deps.logger.warn({ partition: firstInvalid.partition, offset: firstInvalid.offset, key: firstInvalid.key, skipped }, "skipping messages that are not positions");
-    }
-    if (raws.length === 0) return;
+    counters.invalid += rejected.length;
+    if (raws.length === 0) return rejected;
 
     const devices = await deps.directory.resolve(new Set(raws.map((r) => r.uniqueId)));
     const deviceIds = [...new Set([...devices.values()].map((d) => d.id))];
@@ -130,9 +134,9 @@ export function createPipeline(deps: PipelineDeps): Pipeline {
       enriched.push(out.enriched);
       enrichedOut.push({ key: raw.uniqueId, value: JSON.stringify(out.enriched) });
     }
-    if (rows.length === 0) return;
+    if (rows.length === 0) return rejected;
 
-    const written = historyBatcher.add(rows);
+    const written = writeHistory(rows);
     rowsAdded();
     await Promise.all([
       written,
@@ -141,5 +145,6 @@ export function createPipeline(deps: PipelineDeps): Pipeline {
       deps.driverRfid?.handle(enriched),
     ]);
     counters.positions += rows.length;
+    return rejected;
   }
 }

@@ -1,4 +1,4 @@
-import type { Bus, BusConsumer, BusProducer } from "@fleet/bus";
+import { withDeadLetters, type Bus, type BusConsumer, type BusProducer } from "@fleet/bus";
 import { ConsumerGroups, Topics } from "@fleet/contracts";
 import { assignDriversByRfid, recordUnregistered, type Db } from "@fleet/db";
 import type { HistoryStore } from "@fleet/history";
@@ -22,11 +22,14 @@ export interface TrackerOptions {
   /** Overrides for tests that run several trackers or topics side by side. */
   topic?: string;
   enrichedTopic?: string;
+  deadTopic?: string;
   groupId?: string;
 }
 
 export interface Tracker {
   pipeline: Pipeline;
+  /** Messages written to positions.dead since start. */
+  deadLettered(): number;
   /** Leaves the group after the batches in hand are written; uncommitted ones go to other members. */
   close(): Promise<void>;
 }
@@ -64,17 +67,25 @@ export async function startTracker(opts: TrackerOptions): Promise<Tracker> {
   const timer = setInterval(tick, opts.deviceSyncMs);
   timer.unref();
 
+  const groupId = opts.groupId ?? ConsumerGroups.tracker;
+  const deadLetters = withDeadLetters(({ messages, isolated }) => pipeline.handleBatch(messages, { isolated }), {
+    producer,
+    deadTopic: opts.deadTopic ?? Topics.positionsDead,
+    groupId,
+    logger: opts.logger,
+  });
   const consumer: BusConsumer = await opts.bus.consume({
-    groupId: opts.groupId ?? ConsumerGroups.tracker,
+    groupId,
     topic: opts.topic ?? Topics.positionsRaw,
     fromBeginning: true,
     partitionsConcurrently: opts.partitionsConcurrently,
-    handleBatch: ({ messages }) => pipeline.handleBatch(messages),
+    handleBatch: deadLetters.handleBatch,
   });
   opts.logger.info({ topic: opts.topic ?? Topics.positionsRaw }, "tracker consuming");
 
   return {
     pipeline,
+    deadLettered: deadLetters.deadLettered,
     async close() {
       clearInterval(timer);
       await consumer.close();
