@@ -25,7 +25,7 @@ if (await ensureAdmin(db.db, config.FLEET_ADMIN_EMAIL, config.FLEET_ADMIN_PASSWO
 const history = createHistory(historySettings(config));
 const live = createLive({ redisUrl: config.REDIS_URL });
 // GPRS commands go to the device gateways over the bus's `commands` topic.
-const bus = createBus({ kafkaBrokers: config.KAFKA_BROKERS, clientId: "fleet-api", logger });
+const bus = createBus({ kafkaBrokers: config.KAFKA_BROKERS, clientId: "fleet-api", logger, sessionTimeoutMs: config.KAFKA_SESSION_TIMEOUT_MS });
 const commandProducer = await bus.producer();
 
 const app = Fastify({ loggerInstance: logger, ...apiServerOptions() });

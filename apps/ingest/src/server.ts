@@ -14,7 +14,7 @@ if (!config.KAFKA_BROKERS) {
   process.exit(1);
 }
 
-const bus = createBus({ kafkaBrokers: config.KAFKA_BROKERS, clientId: "fleet-ingest", logger });
+const bus = createBus({ kafkaBrokers: config.KAFKA_BROKERS, clientId: "fleet-ingest", logger, sessionTimeoutMs: config.KAFKA_SESSION_TIMEOUT_MS });
 const publisher = createPublisher({
   producer: await bus.producer(),
   batchMax: config.INGEST_BATCH_MAX,

@@ -10,7 +10,7 @@ if (!config.KAFKA_BROKERS) {
   logger.fatal("the rules service on its own needs KAFKA_BROKERS; `pnpm start` runs everything in one process");
   process.exit(1);
 }
-const bus = createBus({ kafkaBrokers: config.KAFKA_BROKERS, clientId: "fleet-rules", logger });
+const bus = createBus({ kafkaBrokers: config.KAFKA_BROKERS, clientId: "fleet-rules", logger, sessionTimeoutMs: config.KAFKA_SESSION_TIMEOUT_MS });
 const rules = await startRules({ bus, logger });
 
 closeWithGrace({ delay: 10_000 }, async ({ err }) => {

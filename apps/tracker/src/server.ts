@@ -14,7 +14,7 @@ if (!config.KAFKA_BROKERS || !config.DATABASE_URL || !config.REDIS_URL) {
   process.exit(1);
 }
 
-const bus = createBus({ kafkaBrokers: config.KAFKA_BROKERS, clientId: "fleet-tracker", logger });
+const bus = createBus({ kafkaBrokers: config.KAFKA_BROKERS, clientId: "fleet-tracker", logger, sessionTimeoutMs: config.KAFKA_SESSION_TIMEOUT_MS });
 const db = await openDb({ databaseUrl: config.DATABASE_URL, dataDir: config.DATA_DIR });
 await db.migrate();
 const history = createHistory(historySettings(config));

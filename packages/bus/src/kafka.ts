@@ -20,7 +20,10 @@ export interface KafkaBusOptions {
   logger?: BusLogger;
   /** kafkajs log entries below this level are dropped before reaching `logger`. Default INFO. */
   logLevel?: logLevel;
-  /** Group membership timing; the defaults are kafkajs's (30 s session, 3 s heartbeat, 5 s fetch wait). */
+  /**
+   * Group membership timing. Defaults: a 10 s session with a heartbeat every second
+   * (kafkajs's own are 30 s and 3 s; docs/decisions.md says why), kafkajs's 5 s fetch wait.
+   */
   consumer?: { sessionTimeout?: number; heartbeatInterval?: number; rebalanceTimeout?: number; maxWaitTimeInMs?: number };
   /** Default for `send` without `timeoutMs`. Default 30 s (kafkajs's produce timeout). */
   sendTimeoutMs?: number;
@@ -40,6 +43,14 @@ export interface KafkaBusOptions {
  * NODE_ENV=test (which vitest sets), and behaviour must not depend on NODE_ENV.
  */
 const RETRY: RetryOptions = { initialRetryTime: 300, maxRetryTime: 30_000, factor: 0.2, multiplier: 2, retries: 5 };
+
+/**
+ * How long a member that stopped heartbeating (killed, frozen) keeps its partitions: no
+ * one consumes them meanwhile. 10 s rather than kafkajs's 30 s; a member that heartbeats
+ * every second survives nine missed beats (a long GC pause, a slow broker) before it is
+ * evicted and its batch handled twice. Brokers refuse less than 6 s by default.
+ */
+export const DEFAULT_SESSION_TIMEOUT_MS = 10_000;
 
 /** The send was not acknowledged in time; the caller must not report success. */
 export class BusSendTimeoutError extends Error {
@@ -372,7 +383,9 @@ export function createKafkaBus(options: KafkaBusOptions): Bus {
   async function consume(opts: ConsumeOptions): Promise<BusConsumer> {
     const { groupId, topic } = opts;
     // retry again here: kafka.consumer() defaults its own to { retries: 5 } over the client's.
-    const consumer = kafka.consumer({ groupId, retry, ...options.consumer });
+    const sessionTimeout = options.consumer?.sessionTimeout ?? DEFAULT_SESSION_TIMEOUT_MS;
+    const heartbeatEvery = options.consumer?.heartbeatInterval ?? Math.max(100, Math.floor(sessionTimeout / 10));
+    const consumer = kafka.consumer({ groupId, retry, ...options.consumer, sessionTimeout, heartbeatInterval: heartbeatEvery });
     consumers.add(consumer);
     consumer.on(consumer.events.CRASH, ({ payload }) => {
       if (payload.restart) return; // kafkajs logs it and rejoins by itself
@@ -381,7 +394,6 @@ export function createKafkaBus(options: KafkaBusOptions): Bus {
       consumers.delete(consumer);
       options.onFatal?.(payload.error, { groupId, topic });
     });
-    const heartbeatEvery = options.consumer?.heartbeatInterval ?? 3_000;
     try {
       await consumer.connect();
       await consumer.subscribe({ topics: [topic], fromBeginning: opts.fromBeginning ?? true });

@@ -6,6 +6,8 @@ const Port = (def: number) => Type.Integer({ minimum: 0, maximum: 65535, default
 /** Which infrastructure to use. Unset means the embedded adapter. */
 export const InfraEnvSchema = Type.Object({
   KAFKA_BROKERS: Type.Optional(Type.String({ pattern: "^[^,\\s]+(,[^,\\s]+)*$", description: "host:port[,host:port...]" })),
+  /** How long a consumer that stopped heartbeating keeps its partitions (docs/decisions.md). */
+  KAFKA_SESSION_TIMEOUT_MS: Type.Integer({ minimum: 6_000, maximum: 300_000, default: 10_000 }),
   DATABASE_URL: Url("postgres://user:pass@host:5432/db"),
   CLICKHOUSE_URL: Url("http://host:8123"),
   CLICKHOUSE_USER: Type.Optional(Type.String()),
