@@ -4,7 +4,7 @@ import bodyParsers from "./plugins/external/body-parsers.js";
 import openapi from "./plugins/external/openapi.js";
 import auth from "./plugins/app/auth.js";
 import errors from "./plugins/app/errors.js";
-import finiteNumbers from "./plugins/app/finite-numbers.js";
+import inputRules from "./plugins/app/input-rules.js";
 import services, { type Services } from "./plugins/app/services.js";
 import { loginRoutes, userRoutes } from "./routes/auth.js";
 import { adminRoutes } from "./routes/admin.js";
@@ -37,7 +37,7 @@ export const apiApp: FastifyPluginAsync<ApiAppOptions> = async (root, opts) => {
   await app.register(openapi, { version: opts.settings.version });
   await app.register(services, opts);
   await app.register(auth);
-  await app.register(finiteNumbers);
+  await app.register(inputRules);
 
   await app.register(loginRoutes);
   await app.register(async (authed) => {

@@ -1,3 +1,5 @@
+import type { AddressInfo } from "node:net";
+import { connect } from "node:net";
 import { describe, expect, it } from "vitest";
 import { AddDeviceResponseSchema, LoginResponseSchema, SupportedLangs, UserDataSchema } from "@fleet/contracts";
 import { ensureAdmin } from "../src/index.js";
@@ -50,6 +52,17 @@ describeApi("auth", (h) => {
       expect(invalid(await h.post("/login", { body: { email: "", password: "x" } }))).toHaveProperty("email");
       expect(invalid(await h.post("/login", { body: { email: `${"a".repeat(300)}@example.com`, password: "x" } }))).toHaveProperty("email");
     });
+
+    it("refuses an email or password with control characters or a lone surrogate with 422 naming it", async () => {
+      const user = await h.newUser();
+      // PostgreSQL refused the NUL with a 500 ("invalid byte sequence 0x00") before.
+      for (const as of ["json", "form", "multipart"] as const) {
+        expect(invalid(await h.post("/login", { as, body: { email: `${user.email}\u0000`, password: user.password } })), as).toEqual({ email: "The email contains control characters or invalid Unicode." });
+      }
+      expect(invalid(await h.post("/login", { body: { email: user.email, password: `${user.password}\ud800` } }))).toEqual({ password: "The password contains control characters or invalid Unicode." });
+      // The same login without them still works.
+      ok(await h.post("/login", { body: { email: user.email, password: user.password } }), LoginResponseSchema);
+    });
   });
 
   describe("authentication", () => {
@@ -90,6 +103,39 @@ describeApi("auth", (h) => {
       }
       failure(await h.get("/get_user_data", { hash: "x".repeat(5000) }), 401);
       failure(await h.post("/add_device", { body: deviceFields() }), 401);
+    });
+
+    it("refuses a hash or a lang with control characters or a lone surrogate with 422, before looking the hash up", async () => {
+      const user = await h.newUser();
+      const refused = (field: string) => ({ [field]: `The ${field.replaceAll("_", " ")} contains control characters or invalid Unicode.` });
+      // PostgreSQL refused this hash with a 500 ("invalid byte sequence 0x00") before.
+      expect(invalid(await h.inject({ method: "GET", url: "/api/get_user_data?lang=en&user_api_hash=%00" }))).toEqual(refused("user_api_hash"));
+      expect(invalid(await h.get("/get_user_data", { hash: `${user.hash}\u0000` }))).toEqual(refused("user_api_hash"));
+      expect(invalid(await h.get("/get_user_data", { user, lang: "e\u0001n" }))).toEqual(refused("lang"));
+      // A lone surrogate survives only a JSON body's escape; a URL carries it as U+FFFD.
+      expect(invalid(await h.post("/add_device", { hash: `${user.hash}\ud800`, hashIn: "body", body: deviceFields() }))).toEqual(refused("user_api_hash"));
+      expect(invalid(await h.post("/add_device", { user, lang: null, body: { ...deviceFields(), lang: "en\udfff" } }))).toEqual(refused("lang"));
+    });
+
+    it("never sees a control character in the user-api-hash header: Node's HTTP parser answers 400 first", async () => {
+      // inject() hands headers over as they are; only a real connection goes through the parser.
+      const server = h.app.server;
+      await new Promise<void>((resolve) => server.listen(0, "127.0.0.1", resolve));
+      try {
+        const { port } = server.address() as AddressInfo;
+        for (const c of ["\u0000", "\u0001", "\u001f", "\u007f"]) {
+          const head = await new Promise<string>((resolve, reject) => {
+            const socket = connect(port, "127.0.0.1", () => socket.end(Buffer.from(`GET /api/get_user_data?lang=en HTTP/1.1\r\nhost: x\r\nuser-api-hash: ab${c}cd\r\n\r\n`, "latin1")));
+            let got = "";
+            socket.on("data", (chunk: Buffer) => (got += chunk.toString("latin1")));
+            socket.on("close", () => resolve(got.split("\r\n")[0]!));
+            socket.on("error", reject);
+          });
+          expect(head, JSON.stringify(c)).toBe("HTTP/1.1 400 Bad Request");
+        }
+      } finally {
+        await new Promise((resolve) => server.close(resolve));
+      }
     });
   });
 

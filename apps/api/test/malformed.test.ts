@@ -100,6 +100,18 @@ describeApi("malformed requests", (h) => {
     expect(await countUserDevices(h.db, user.id)).toBe(0);
   });
 
+  it("reads a multipart body's text fields as text, never its file parts", async () => {
+    const user = await h.newUser();
+    const form = new FormData();
+    for (const [k, v] of Object.entries(deviceFields())) form.append(k, String(v));
+    // Bytes a text field may not hold: NUL, controls, a UTF-8 encoded surrogate.
+    form.append("photo", new Blob([Buffer.from([0x89, 0x00, 0x01, 0x1f, 0xed, 0xa0, 0x80])], { type: "application/octet-stream" }), "photo.bin");
+    const encoded = new Response(form);
+    const payload = Buffer.from(await encoded.arrayBuffer());
+    const res = await h.inject({ method: "POST", url: `/api/add_device?lang=en&user_api_hash=${user.hash}`, headers: { "content-type": encoded.headers.get("content-type")! }, payload });
+    ok(res, AddDeviceResponseSchema);
+  });
+
   it("refuses numbers too large to be finite, from a form or from JSON, with 422 naming the field", async () => {
     const user = await h.newUser();
     expect(invalid(await h.post("/add_device", { user, as: "form", body: deviceFields({ fuel_price: "1e400" }) }))).toHaveProperty("fuel_price");
