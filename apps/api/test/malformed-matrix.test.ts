@@ -2,9 +2,11 @@
  * Malformed variants of every endpoint, generated from the OpenAPI document: for each
  * POST body field a wrong type, an oversized string and (where the field is not free
  * text) an injection string, each field left out in turn, bodies that are no object;
- * for each query parameter ids that are not ids. Each variant is sent on top of a valid
- * request, so it is the only thing wrong. Every answer must be a 4xx in the spec's failure
- * shape, and the records must be byte-for-byte what they were.
+ * for each query parameter ids that are not ids; for every parameter and body field,
+ * `user_api_hash` and `lang` included, text with a NUL and with a lone surrogate. Each
+ * variant is sent on top of a valid request, so it is the only thing wrong. Every answer
+ * must be a 4xx in the spec's failure shape, and the records must be byte-for-byte what
+ * they were.
  */
 import { Value } from "@sinclair/typebox/value";
 import { beforeAll, expect, it } from "vitest";
@@ -23,6 +25,15 @@ interface Operation {
 const NOT_IDS = ["abc", "-1", "0", "1.5", "99999999999999999999", "1 OR 1=1", "1e400", "[]", ""];
 const INJECTION = "'; DROP TABLE users; --";
 const HUGE = "x".repeat(100_000);
+/**
+ * Text the API refuses. A NUL travels in a URL as %00 and in a JSON body as \u0000; a lone
+ * surrogate only in a JSON body, as the escape \ud800 (JSON.stringify writes it so): in a
+ * URL or a form it becomes U+FFFD on the way, so it never reaches the server there.
+ */
+const NUL = "ab\u0000cd";
+const LONE_SURROGATE = "ab\ud800cd";
+/** Every endpoint but login takes these, read by the authentication hook rather than a schema. */
+const AUTH_PARAMS = ["user_api_hash", "lang"];
 
 function accepts(s: JsonSchema, kind: string): boolean {
   if (s.anyOf) return s.anyOf.some((x) => accepts(x, kind));
@@ -56,6 +67,12 @@ async function records(h: ApiHarness): Promise<unknown[]> {
     schema.reports,
   ];
   return Promise.all(tables.map((t) => h.db.select().from(t)));
+}
+
+/** 422 `{status: 0, errors}` naming `field`: the text reached the server as sent and was refused for what it is. */
+function expectRefusedText(res: Reply, field: string, what: string): void {
+  expect(res.status, `${what} → ${res.text.slice(0, 300)}`).toBe(422);
+  expect(Value.Check(ValidationFailureSchema, res.body) && Object.keys(res.body.errors), `${what} → ${res.text.slice(0, 300)}`).toEqual([field]);
 }
 
 function expectFailure(res: Reply, what: string): void {
@@ -97,6 +114,10 @@ describeApi("malformed variants of every endpoint", (h) => {
       const before = await records(h);
 
       for (const p of op.parameters ?? []) {
+        if (p.in === "path" || p.in === "query") {
+          const bad = p.in === "path" ? sendTo(at({ ...valid.params, [p.name]: NUL }), valid.query, valid.body) : send({ ...valid.query, [p.name]: NUL }, valid.body);
+          expectRefusedText(await bad, p.name, `${route} ${p.in} ${p.name}=<NUL>`);
+        }
         if (p.in === "path") {
           for (const bad of NOT_IDS.filter((x) => x !== "")) expectFailure(await sendTo(at({ ...valid.params, [p.name]: bad }), valid.query, valid.body), `${route} /${p.name}=${bad}`);
           continue;
@@ -107,9 +128,13 @@ describeApi("malformed variants of every endpoint", (h) => {
           expectFailure(await send({ ...valid.query, [p.name]: bad }, valid.body), `${route} ?${p.name}=${bad}`);
         }
       }
+      for (const name of AUTH_PARAMS) expectRefusedText(await send({ ...valid.query, [name]: NUL }, valid.body), name, `${route} ?${name}=<NUL>`);
       const body = op.requestBody && Object.values(op.requestBody.content)[0]?.schema;
       if (method === "post" && body?.properties && valid.body) {
         for (const bad of [[], null, "a string", 42]) expectFailure(await send(valid.query, bad), `${route} body ${JSON.stringify(bad)}`);
+        for (const field of [...Object.keys(body.properties), ...AUTH_PARAMS]) {
+          for (const bad of [NUL, LONE_SURROGATE]) expectRefusedText(await send(valid.query, { ...valid.body, [field]: bad }), field, `${route} ${field}=${JSON.stringify(bad)}`);
+        }
         for (const [field, fs] of Object.entries(body.properties)) {
           if (!accepts(fs, "object")) expectFailure(await send(valid.query, { ...valid.body, [field]: { $ne: 1 } }), `${route} ${field}={$ne: 1}`);
           expectFailure(await send(valid.query, { ...valid.body, [field]: HUGE }), `${route} ${field}=<100k chars>`);
@@ -124,4 +149,51 @@ describeApi("malformed variants of every endpoint", (h) => {
       expect(await records(h), `${route} changed records`).toEqual(before);
     }
   }, 300_000);
+
+  // The requests of the issue that answered 500 (PostgreSQL: "invalid byte sequence 0x00").
+  const REPORTED: [route: string, where: "query" | "body", field: string][] = [
+    ["post /add_device", "body", "name"],
+    ["post /edit_device", "body", "name"],
+    ["post /add_user_driver", "body", "name"],
+    ["post /add_alert", "body", "name"],
+    ["post /add_task", "body", "title"],
+    ["post /geofences_groups/store", "body", "title"],
+    ["get /get_tasks", "query", "search_invoice_number"],
+    ["get /geofences_groups", "query", "search_phrase"],
+    ["get /get_user_data", "query", "user_api_hash"],
+  ];
+  it.each(REPORTED)("refuses %s with a NUL in its %s's %s with 422 naming it, storing nothing", async (route, where, field) => {
+    const [method, path] = route.split(" ") as ["get" | "post", string];
+    const valid = VALID[route]!(own);
+    const before = await records(h);
+    const refused = { status: 0, errors: { [field]: `The ${field.replaceAll("_", " ")} contains control characters or invalid Unicode.` } };
+    const sent = (bad: string) => (where === "query" ? { query: { ...valid.query, [field]: bad }, body: valid.body } : { query: valid.query, body: { ...valid.body, [field]: bad } });
+    const nul = await h.request(method === "get" ? "GET" : "POST", path, { user, ...sent(NUL) });
+    expect({ status: nul.status, body: nul.body }, nul.text).toEqual({ status: 422, body: refused });
+    if (where === "body") {
+      const lone = await h.request("POST", path, { user, ...sent(LONE_SURROGATE) });
+      expect({ status: lone.status, body: lone.body }, lone.text).toEqual({ status: 422, body: refused });
+    }
+    expect(await records(h)).toEqual(before);
+  });
+
+  it("names a nested field by its dotted path, and refuses form and multipart text too", async () => {
+    const before = await records(h);
+    const setup = VALID["post /edit_setup"]!(own).body!;
+    expect((await h.post("/edit_setup", { user, body: { ...setup, groups: [{ title: "Vans" }, { title: "Tr\u0000ucks" }] } })).body).toEqual({
+      status: 0,
+      errors: { "groups.1.title": "The title contains control characters or invalid Unicode." },
+    });
+    const alert = VALID["post /add_alert"]!(own).body as { notifications: Record<string, unknown> };
+    const notifications = { ...alert.notifications, email: { active: 1, input: "ops@example.com\ud800" } };
+    expect((await h.post("/add_alert", { user, body: { ...alert, notifications } })).body).toEqual({
+      status: 0,
+      errors: { "notifications.email.input": "The input contains control characters or invalid Unicode." },
+    });
+    for (const as of ["form", "multipart"] as const) {
+      const fields = { ...(VALID["post /add_device"]!(own).body as Record<string, string>), name: "Tr\u0000uck" };
+      expect((await h.post("/add_device", { user, as, body: fields })).body, as).toEqual({ status: 0, errors: { name: "The name contains control characters or invalid Unicode." } });
+    }
+    expect(await records(h)).toEqual(before);
+  });
 });
