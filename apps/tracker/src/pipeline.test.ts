@@ -34,12 +34,16 @@ describe("tracker pipeline on the embedded stores", () => {
     await history.migrate();
     live = createMemoryLive();
     unregistered = new UnregisteredCounter();
+    pipeline = await pipelineOver(live);
+  });
+
+  async function pipelineOver(store: LiveStore): Promise<Pipeline> {
     const directory = new DeviceDirectory({
       findByImei: async (imei) => (imei === device.imei ? device : undefined),
       changedSince: async () => ({ devices: [], newest: undefined }),
     });
-    pipeline = createPipeline({ directory, unregistered, history, live, producer: await createMemoryBus().producer(), logger: silent, flushRows: 1000, flushMs: 5, enrichedTopic: "enriched" });
-  });
+    return createPipeline({ directory, unregistered, history, live: store, producer: await createMemoryBus().producer(), logger: silent, flushRows: 1000, flushMs: 5, enrichedTopic: "enriched" });
+  }
 
   afterEach(async () => {
     await history.close();
@@ -53,7 +57,7 @@ describe("tracker pipeline on the embedded stores", () => {
     expect(rejected.map((r) => r.message)).toEqual([notJson, wrongShape]);
     expect(rejected.map((r) => r.error.message)).toEqual([expect.stringMatching(/^not JSON/), expect.stringMatching(/^not a position: \/\w+ /)]);
     expect(await history.count()).toBe(2);
-    expect(pipeline.stats()).toEqual({ positions: 2, unregistered: 1, invalid: 2 });
+    expect(pipeline.stats()).toEqual({ positions: 2, unregistered: 1, invalid: 2, restored: 0 });
     const state = (await live.getStates([1])).get(1)!;
     expect(state.positionId).toBe(2);
     expect((await live.changedSince(7, 0)).deviceIds).toEqual([1]);
@@ -71,5 +75,25 @@ describe("tracker pipeline on the embedded stores", () => {
     const again = await history.query({ deviceId: 1, fromMs: 0, toMs: 1e13 });
     expect(again).toEqual(first);
     expect(again[2]!.distanceKm).toBeGreaterThan(0.1);
+  });
+
+  it("restores a lost live state from history before the device's next position, so counters continue", async () => {
+    // Moving at 20 knots a second apart: the engine (by motion) runs the whole time.
+    const track = Array.from({ length: 12 }, (_, i) => raw(200 + i, i * 1000));
+    await pipeline.handleBatch(track.slice(0, 11).map((p) => message(p)));
+    const before = (await live.getStates([1])).get(1)!;
+    expect(before.engineSeconds).toBe(10);
+
+    // The live store lost everything (a flushed Redis, a lost live.json).
+    const emptied = createMemoryLive();
+    const after = await pipelineOver(emptied);
+    await after.handleBatch([message(track[11]!)]);
+    const state = (await emptied.getStates([1])).get(1)!;
+    const step = (await history.query({ deviceId: 1, fromMs: 0, toMs: 1e13 })).at(-1)!.distanceKm;
+    expect(step).toBeGreaterThan(0.1);
+    expect(state.odometerKm).toBeCloseTo(before.odometerKm + step, 6);
+    expect(state.engineSeconds).toBe(11);
+    expect(state.tail.map((t) => t.id)).toEqual(track.map((p) => p.id));
+    expect(after.stats().restored).toBe(1);
   });
 });

@@ -4,7 +4,7 @@ import { PermanentError, type BusProducer, type DeliveredMessage, type OutgoingM
 import { RawPositionSchema, type EnrichedPosition, type HistoryRow, type LiveState, type RawPosition, type TailPoint } from "@fleet/contracts";
 import type { HistoryStore } from "@fleet/history";
 import type { LiveStore } from "@fleet/live";
-import type { DeviceDirectory } from "./handlers/device-directory.js";
+import type { DeviceDirectory, DeviceInfo } from "./handlers/device-directory.js";
 import type { DriverRfid } from "./handlers/driver-rfid.js";
 import { enrichPosition, previousPoint } from "./handlers/enrich.js";
 import type { UnregisteredCounter } from "./handlers/unregistered.js";
@@ -39,7 +39,8 @@ export interface Pipeline {
   handleBatch(messages: readonly DeliveredMessage[], opts?: { isolated?: boolean }): Promise<Rejected[]>;
   /** Writes what waits for a flush. */
   drain(): Promise<void>;
-  stats(): { positions: number; unregistered: number; invalid: number };
+  /** `restored`: live states rebuilt from history for devices the live store had none for. */
+  stats(): { positions: number; unregistered: number; invalid: number; restored: number };
 }
 
 const RawPositionCheck = TypeCompiler.Compile(RawPositionSchema);
@@ -65,7 +66,7 @@ function decode(m: DeliveredMessage): RawPosition | PermanentError {
  * stall it), at flushRows, or after flushMs at the latest.
  */
 export function createPipeline(deps: PipelineDeps): Pipeline {
-  const counters = { positions: 0, unregistered: 0, invalid: 0 };
+  const counters = { positions: 0, unregistered: 0, invalid: 0, restored: 0 };
   const historyBatcher = createBatcher<HistoryRow>({
     maxItems: deps.flushRows,
     lingerMs: deps.flushMs,
@@ -95,6 +96,20 @@ export function createPipeline(deps: PipelineDeps): Pipeline {
     stats: () => ({ ...counters }),
   };
 
+  /**
+   * A device without a live state is new, or its state was lost (a flushed Redis, a lost
+   * live.json): its state is restored from history before its position is handled, so the
+   * odometer and engine time continue rather than restart from zero.
+   */
+  async function restoreMissing(states: Map<number, LiveState>, devices: Iterable<DeviceInfo>): Promise<void> {
+    const missing = new Map<number, DeviceInfo>();
+    for (const d of devices) if (!states.has(d.id)) missing.set(d.id, d);
+    if (missing.size === 0) return;
+    const restored = await deps.history.lastStates([...missing.values()].map((d) => ({ id: d.id, minMovingSpeed: d.minMovingSpeed })));
+    for (const [id, state] of restored) states.set(id, state);
+    counters.restored += restored.size;
+  }
+
   async function handle(messages: readonly DeliveredMessage[], writeHistory: (rows: HistoryRow[]) => Promise<void>, rowsAdded: () => void): Promise<Rejected[]> {
     const raws: RawPosition[] = [];
     const rejected: Rejected[] = [];
@@ -109,6 +124,7 @@ export function createPipeline(deps: PipelineDeps): Pipeline {
     const devices = await deps.directory.resolve(new Set(raws.map((r) => r.uniqueId)));
     const deviceIds = [...new Set([...devices.values()].map((d) => d.id))];
     const states = deviceIds.length > 0 ? await deps.live.getStates(deviceIds) : new Map<number, LiveState>();
+    await restoreMissing(states, devices.values());
 
     const rows: HistoryRow[] = [];
     const enrichedOut: OutgoingMessage[] = [];

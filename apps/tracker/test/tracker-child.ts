@@ -66,22 +66,16 @@ await chdb.migrate();
 const live = createRedisLive({ url: config.REDIS_URL, keyPrefix: config.CRASH_REDIS_KEY_PREFIX });
 
 let inserted = 0;
-let stats = () => ({ positions: 0, unregistered: 0, invalid: 0 });
+let stats = () => ({ positions: 0, unregistered: 0, invalid: 0, restored: 0 });
 const ackDelayMs = config.CRASH_INSERT_ACK_DELAY_MS;
 const history: HistoryStore = {
-  kind: chdb.kind,
-  migrate: () => chdb.migrate(),
+  ...chdb,
   async insert(rows) {
     await chdb.insert(rows);
     inserted += rows.length;
     report("flushed", { rows: rows.length, inserted, positions: stats().positions });
     if (ackDelayMs > 0) await new Promise((r) => setTimeout(r, ackDelayMs));
   },
-  query: (q) => chdb.query(q),
-  count: (f) => chdb.count(f),
-  previous: (d, before) => chdb.previous(d, before),
-  deletePositions: (d, ids) => chdb.deletePositions(d, ids),
-  close: () => chdb.close(),
 };
 
 const tracker = await startTracker({

@@ -7,5 +7,7 @@ export const HistoryRowSchema = Type.Object({
   ...FixFields,
   ...TrackedFields,
   valid: Type.Boolean(),
+  /** Whether the engine ran at this fix, as the tracker decided it (the device's engine sensor, else motion). */
+  engineOn: Type.Boolean(),
 });
 export type HistoryRow = Static<typeof HistoryRowSchema>;

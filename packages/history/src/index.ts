@@ -3,3 +3,4 @@ export { createChdbHistory, type ChdbHistoryOptions } from "./chdb.js";
 export { createClickHouseHistory, clickHouseHistoryOverClient, type ClickHouseHistoryOptions } from "./clickhouse.js";
 export { createHistory, type HistoryConfig } from "./create.js";
 export { migrations, type Migration } from "./migrations.js";
+export type { RestoreDevice } from "./last-states.js";

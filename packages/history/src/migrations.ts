@@ -46,4 +46,11 @@ ENGINE = ReplacingMergeTree
 PARTITION BY toYYYYMM(fix_time)
 ORDER BY (device_id, fix_time, id)`,
   },
+  {
+    version: 2,
+    name: "positions_engine_on",
+    // What the tracker decided at each fix, so engine time can be summed again from history
+    // when the live store lost its running counter. Rows from before read 0 (engine off).
+    sql: (db) => `ALTER TABLE ${db}.positions ADD COLUMN IF NOT EXISTS engine_on UInt8 DEFAULT 0 AFTER valid`,
+  },
 ];

@@ -1,4 +1,5 @@
-import type { HistoryRow } from "@fleet/contracts";
+import type { HistoryRow, LiveState } from "@fleet/contracts";
+import type { RestoreDevice } from "./last-states.js";
 
 export interface HistoryQuery {
   deviceId: number;
@@ -24,6 +25,12 @@ export interface HistoryStore {
   count(filter?: { deviceId?: number; fromMs?: number; toMs?: number }): Promise<number>;
   /** The device's row just before `(fixTime, id)` in time order, if any. */
   previous(deviceId: number, before: { fixTime: number; id: number }): Promise<HistoryRow | undefined>;
+  /**
+   * The live state each device would have if the tracker had kept it (latest position, GPS
+   * odometer as the sum of stored distances, engine time, a tail): for a live store that lost
+   * it. Devices with no stored position are absent. Reads the devices' whole history.
+   */
+  lastStates(devices: readonly RestoreDevice[]): Promise<Map<number, LiveState>>;
   /** Deletes the given position ids of the given devices; returns nothing. */
   deletePositions(deviceIds: readonly number[], ids: readonly number[]): Promise<void>;
   close(): Promise<void>;

@@ -33,9 +33,10 @@ describe("row mapping", () => {
       speed: 5,
       distance: 6,
       valid: 1,
+      engine_on: 1,
       attributes: '{"a":1}',
     });
-    expect(row).toMatchObject({ id: 5, deviceId: 6, fixTime: 1700000000123, serverTime: 1700000000456, valid: true, attributes: { a: 1 } });
+    expect(row).toMatchObject({ id: 5, deviceId: 6, fixTime: 1700000000123, serverTime: 1700000000456, valid: true, engineOn: true, attributes: { a: 1 } });
   });
 });
 
@@ -54,6 +55,7 @@ function base() {
     fixTime: 0,
     serverTime: 0,
     valid: true,
+    engineOn: false,
     attributes: {},
   };
 }

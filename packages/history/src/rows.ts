@@ -15,6 +15,7 @@ export const POSITION_COLUMNS = [
   "speed",
   "distance",
   "valid",
+  "engine_on",
   "attributes",
 ] as const;
 
@@ -37,6 +38,7 @@ export interface PositionSelectRecord {
   speed: number;
   distance: number;
   valid: number;
+  engine_on: number;
   attributes: string;
 }
 
@@ -48,7 +50,7 @@ export interface PositionSelectRecord {
 export const SELECT_POSITION_COLUMNS = `id, device_id, unique_id, protocol,
     toUnixTimestamp64Milli(fix_time) AS fix_time_ms,
     toUnixTimestamp64Milli(server_time) AS server_time_ms,
-    latitude, longitude, altitude, course, speed, distance, valid, attributes`;
+    latitude, longitude, altitude, course, speed, distance, valid, engine_on, attributes`;
 
 /**
  * Formats epoch ms as DateTime64 text input, 'YYYY-MM-DD HH:MM:SS.mmm' in UTC: the one
@@ -94,6 +96,7 @@ export function toInsertTuples(rows: readonly HistoryRow[]): unknown[][] {
     row.speedKmh,
     row.distanceKm,
     row.valid ? 1 : 0,
+    row.engineOn ? 1 : 0,
     JSON.stringify(row.attributes),
   ]);
 }
@@ -120,6 +123,7 @@ export function fromSelectRecord(r: PositionSelectRecord): HistoryRow {
     fixTime: toSafeNumber(r.fix_time_ms),
     serverTime: toSafeNumber(r.server_time_ms),
     valid: r.valid !== 0,
+    engineOn: r.engine_on !== 0,
     attributes: JSON.parse(r.attributes) as HistoryRow["attributes"],
   };
 }

@@ -1,5 +1,6 @@
 import type { HistoryRow } from "@fleet/contracts";
 import type { HistoryDriver, QueryParams } from "./driver.js";
+import { lastStates } from "./last-states.js";
 import { migrations as allMigrations, type Migration } from "./migrations.js";
 import type { HistoryQuery, HistoryStore } from "./port.js";
 import { fromSelectRecord, POSITION_COLUMNS, SELECT_POSITION_COLUMNS, toInsertTuples, toSafeNumber, type PositionSelectRecord } from "./rows.js";
@@ -137,6 +138,7 @@ export function historyStoreOver(driver: HistoryDriver, db: string): HistoryStor
     query: (q) => selectPositions(driver, db, q),
     count: (filter) => countPositions(driver, db, filter),
     previous: (deviceId, before) => previousPosition(driver, db, deviceId, before),
+    lastStates: (devices) => lastStates(driver, db, devices),
     deletePositions: (deviceIds, ids) => deletePositions(driver, db, deviceIds, ids),
     close: () => driver.close(),
   };

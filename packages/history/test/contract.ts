@@ -27,6 +27,7 @@ export function row(overrides: Partial<HistoryRow> & Pick<HistoryRow, "id">): Hi
     fixTime: T0 + overrides.id * 1000,
     serverTime: T0 + overrides.id * 1000 + 7,
     valid: true,
+    engineOn: false,
     attributes: {},
     ...overrides,
   };
@@ -74,6 +75,7 @@ export function historyContract(name: string, makeHarness: () => Promise<History
         fixTime: Date.UTC(2024, 1, 29, 12, 34, 56, 789),
         serverTime: Date.UTC(2024, 1, 29, 12, 34, 57, 1),
         valid: false,
+        engineOn: true,
         attributes: { ignition: true, motion: false, sat: 7, power: 12.6, rfid: "00AB\n'x'", event: "" },
       });
       await store.insert([original]);
@@ -169,6 +171,48 @@ export function historyContract(name: string, makeHarness: () => Promise<History
       store = harness.open();
       await store.migrate();
       expect(await store.query({ deviceId: 1, fromMs: T0, toMs: T0 + 60_000 })).toEqual(batch);
+    });
+
+    it("restores each device's live state: latest fix, summed distance and engine time, last move, tail", async () => {
+      // Device 1: 40 fixes a minute apart, inserted out of order; the engine runs from fix 5 to
+      // fix 14 (9 minutes between fixes on at both ends) and again at 30-31 (1 minute).
+      const track = Array.from({ length: 40 }, (_, i) =>
+        row({ id: 1000 + i, fixTime: T0 + i * 60_000, distanceKm: 0.5, speedKmh: i === 33 ? 30 : 2, engineOn: (i >= 5 && i <= 14) || i === 30 || i === 31, attributes: { n: i } }),
+      );
+      await store.insert(track.slice(20));
+      await store.insert(track.slice(0, 20));
+      await store.insert(track.slice(10, 15)); // a replay: read once
+      // Device 2 never moves; device 3 has no history.
+      await store.insert([row({ id: 5, deviceId: 2, fixTime: T0 + 5000, speedKmh: 1, distanceKm: 0 }), row({ id: 6, deviceId: 2, fixTime: T0 + 9000, speedKmh: 1, distanceKm: 0.25 })]);
+
+      const states = await store.lastStates([
+        { id: 1, minMovingSpeed: 6 },
+        { id: 2, minMovingSpeed: 6 },
+        { id: 3, minMovingSpeed: 6 },
+      ]);
+      expect([...states.keys()].sort()).toEqual([1, 2]);
+      const last = track[39]!;
+      expect(states.get(1)).toEqual({
+        deviceId: 1,
+        positionId: last.id,
+        uniqueId: last.uniqueId,
+        protocol: last.protocol,
+        latitude: last.latitude,
+        longitude: last.longitude,
+        altitude: last.altitude,
+        course: last.course,
+        speedKmh: 2,
+        fixTime: last.fixTime,
+        serverTime: last.serverTime,
+        attributes: { n: 39 },
+        movedAt: track[33]!.fixTime,
+        odometerKm: 20,
+        engineOn: false,
+        engineSeconds: 10 * 60,
+        tail: track.slice(10).map((r) => ({ id: r.id, fixTime: r.fixTime, latitude: r.latitude, longitude: r.longitude })),
+      });
+      expect(states.get(2)).toMatchObject({ positionId: 6, movedAt: T0 + 5000, odometerKm: 0.25, engineSeconds: 0, tail: [{ id: 5 }, { id: 6 }] });
+      expect(await store.lastStates([])).toEqual(new Map());
     });
 
     it("inserts an empty batch as a no-op", async () => {

@@ -94,11 +94,12 @@ export function enrichPosition(raw: RawPosition, device: DeviceInfo, current: Li
   const isLatest = isNewer || current?.positionId === raw.id;
 
   const tail = withPoint(current?.tail ?? [], point);
+  // Every fix's engine state goes to history, where engine time can be summed again from.
+  const on = engineOnAt(device, raw, speedKmh);
   let state: LiveState;
   if (current && !isNewer) {
     state = { ...current, tail };
   } else {
-    const on = engineOnAt(device, raw, speedKmh);
     state = Object.assign(fixFields(raw, device.id, speedKmh), {
       positionId: raw.id,
       movedAt: speedKmh >= device.minMovingSpeed ? raw.fixTime : (current?.movedAt ?? raw.fixTime),
@@ -110,7 +111,7 @@ export function enrichPosition(raw: RawPosition, device: DeviceInfo, current: Li
   }
 
   const valid = knownAttribute(raw.attributes, "valid");
-  const history: HistoryRow = Object.assign(fixFields(raw, device.id, speedKmh), { id: raw.id, distanceKm: distanceRounded, valid: valid !== false && valid !== "false" });
+  const history: HistoryRow = Object.assign(fixFields(raw, device.id, speedKmh), { id: raw.id, distanceKm: distanceRounded, valid: valid !== false && valid !== "false", engineOn: on });
   const enriched: EnrichedPosition = Object.assign(fixFields(raw, device.id, speedKmh), { id: raw.id, distanceKm: distanceRounded, userIds: device.userIds, latest: isLatest });
   return { history, enriched, state };
 }
