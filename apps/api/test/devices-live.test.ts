@@ -115,6 +115,23 @@ describeApi("devices: live list", (h) => {
     });
   });
 
+  describe("after the live store lost its states", () => {
+    it("shows each device at its last stored position at once, and keeps it in the live store", async () => {
+      const user = await h.newUser();
+      const id = await h.addDevice(user, {});
+      const never = await h.addDevice(user, {});
+      const row = (n: number, latitude: number) => ({ id: 7000 + n, deviceId: id, uniqueId: `imei-${id}`, protocol: "osmand", latitude, longitude: 25.3, altitude: 100, course: 90, speedKmh: 30, distanceKm: 1.5, fixTime: FIX + n * 1000, serverTime: FIX + n * 1000 + 5, valid: true, engineOn: true, attributes: { sat: n } });
+      await h.history.insert([row(1, 54.1), row(2, 54.2), row(3, 54.3)]);
+
+      const item = (await items(h, user)).get(id)!;
+      expect(item).toMatchObject({ lat: 54.3, lng: 25.3, speed: 30, timestamp: Math.floor((FIX + 3000) / 1000) });
+      expect((await items(h, user)).get(never)).toMatchObject({ time: "-", lat: 0, lng: 0 });
+      const kept = (await h.live.getStates([id, never])).get(id);
+      expect(kept).toMatchObject({ positionId: 7003, odometerKm: 4.5, engineSeconds: 2, tail: [{ id: 7001 }, { id: 7002 }, { id: 7003 }] });
+      expect((await h.live.getStates([never])).size).toBe(0);
+    });
+  });
+
   describe("get_devices_latest", () => {
     it("returns every device without time, stamped with the server's clock and version", async () => {
       const user = await h.newUser();

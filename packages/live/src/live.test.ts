@@ -71,6 +71,15 @@ function liveContract(name: string, make: () => Promise<Harness>) {
       expect((await h.store.getStates([1])).get(1)).toMatchObject({ positionId: 99, speedKmh: 0 });
     });
 
+    it("restores states only where a device has none", async () => {
+      await h.store.putStates([{ state: state(1, { positionId: 50 }), userIds: [10] }]);
+      await h.store.restoreStates([state(1, { positionId: 7 }), state(2, { positionId: 8 })]);
+      const got = await h.store.getStates([1, 2]);
+      expect(got.get(1)?.positionId).toBe(50);
+      expect(got.get(2)).toEqual(state(2, { positionId: 8 }));
+      await h.store.restoreStates([]);
+    });
+
     it("changedSince returns changes at or after since, not before", async () => {
       await h.store.putStates([{ state: state(1), userIds: [10] }]);
       // Stamps have ms resolution and a change in the same ms as `now` is (rightly)

@@ -75,6 +75,13 @@ export function createMemoryLive(options: MemoryLiveOptions = {}): LiveStore {
         mark(state.deviceId, userIds, now);
       }
     },
+    async restoreStates(list) {
+      for (const state of list) {
+        if (states.has(state.deviceId)) continue;
+        states.set(state.deviceId, JSON.stringify(state));
+        dirty = true;
+      }
+    },
     async markChanged(entries) {
       const now = clock();
       for (const { deviceId, userIds } of entries) mark(deviceId, userIds, now);

@@ -12,6 +12,12 @@ export interface LiveStore {
    * with the store's own clock (so every writer and reader shares one clock).
    */
   putStates(entries: readonly { state: LiveState; userIds: readonly number[] }[]): Promise<void>;
+  /**
+   * Writes each state only where its device has none: for states rebuilt from history,
+   * which must not overwrite a newer one a tracker wrote meanwhile. Marks nothing changed
+   * (the device did not move; clients that listed it before saw the same position).
+   */
+  restoreStates(states: readonly LiveState[]): Promise<void>;
   /** Marks devices changed without a new state (a record edit, say). */
   markChanged(entries: readonly { deviceId: number; userIds: readonly number[] }[]): Promise<void>;
   /**

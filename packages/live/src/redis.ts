@@ -82,6 +82,14 @@ export function createRedisLive(options: RedisLiveOptions): LiveStore {
     putStates(entries) {
       return write(entries.map(({ state, userIds }) => ({ deviceId: state.deviceId, json: JSON.stringify(state), userIds })));
     },
+    async restoreStates(states) {
+      if (states.length === 0) return;
+      const pipeline = redis.pipeline();
+      for (const state of states) pipeline.set(deviceKey(state.deviceId), JSON.stringify(state), "NX");
+      const results = await pipeline.exec();
+      const failed = results?.find(([err]) => err);
+      if (failed) throw failed[0];
+    },
     markChanged(entries) {
       return write(entries.map(({ deviceId, userIds }) => ({ deviceId, json: "", userIds })));
     },

@@ -1,4 +1,4 @@
-import { and, asc, count, eq, gte, type SQL } from "drizzle-orm";
+import { and, asc, count, eq, gte, inArray, type SQL } from "drizzle-orm";
 import type { Db, Tx } from "../client.js";
 import { DevicesLimitError, DuplicateImeiError, UnknownDeviceGroupError, uniqueViolation } from "../errors.js";
 import { deviceGroups } from "../schema/device-groups.js";
@@ -140,6 +140,16 @@ export async function listDevicesChangedSince(db: Queryable, since: Date): Promi
     .where(gte(devices.updatedAt, since))
     .orderBy(asc(devices.updatedAt), asc(devices.id), asc(userDevices.userId));
   return foldOwners(rows);
+}
+
+/** Each listed non-deleted device's moving speed threshold (km/h), for restoring its live state. */
+export async function movingSpeedsOf(db: Queryable, ids: readonly number[]): Promise<Map<number, number>> {
+  if (ids.length === 0) return new Map();
+  const rows = await db
+    .select({ id: devices.id, minMovingSpeed: devices.minMovingSpeed })
+    .from(devices)
+    .where(and(inArray(devices.id, [...ids]), eq(devices.deleted, false)));
+  return new Map(rows.map((r) => [r.id, Number(r.minMovingSpeed)]));
 }
 
 /** How many non-deleted devices the user has, for the account's devices_limit. */

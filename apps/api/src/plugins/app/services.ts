@@ -1,9 +1,11 @@
-import type { Db } from "@fleet/db";
+import { movingSpeedsOf, type Db } from "@fleet/db";
 import type { HistoryStore } from "@fleet/history";
 import type { LiveStore } from "@fleet/live";
 import type { FastifyInstance } from "fastify";
 import fp from "fastify-plugin";
 import type { CommandQueue } from "../../lib/command-queue.js";
+import type { DeadLetters } from "../../lib/dead-letters.js";
+import { restoringLive } from "../../lib/restoring-live.js";
 
 export interface ApiSettings {
   /** A device with no fix for this long shows as offline. */
@@ -21,6 +23,8 @@ export interface Services {
   history: HistoryStore;
   /** Where GPRS commands go to reach the device gateways (the bus's `commands` topic). */
   commands: CommandQueue;
+  /** The dead-letter topics, for administrators. */
+  deadLetters: DeadLetters;
   settings: ApiSettings;
 }
 
@@ -33,7 +37,8 @@ declare module "fastify" {
 /** The stores and settings every route uses, as one typed decorator. */
 export default fp(
   async function services(app: FastifyInstance, opts: Services) {
-    app.decorate("services", { db: opts.db, live: opts.live, history: opts.history, commands: opts.commands, settings: opts.settings });
+    const live = restoringLive({ live: opts.live, history: opts.history, movingSpeedsOf: (ids) => movingSpeedsOf(opts.db, ids), logger: app.log });
+    app.decorate("services", { db: opts.db, live, history: opts.history, commands: opts.commands, deadLetters: opts.deadLetters, settings: opts.settings });
   },
   { name: "services" },
 );

@@ -1,0 +1,54 @@
+import type { HistoryStore } from "@fleet/history";
+import type { LiveStore } from "@fleet/live";
+
+export interface RestoringLiveOptions {
+  live: LiveStore;
+  history: HistoryStore;
+  /** Each existing device's moving speed threshold; a deleted one is absent. */
+  movingSpeedsOf(deviceIds: readonly number[]): Promise<Map<number, number>>;
+  logger: { warn(obj: object, msg?: string): void };
+  /** How long a device found without history is not asked about again. Default 60 s. */
+  noHistoryTtlMs?: number;
+}
+
+/**
+ * The live store as the API reads it: a device the store has no state for (a flushed Redis,
+ * a lost live.json) gets the state history says it had, written back where the store still
+ * has none, so the live list shows every device at its last stored position at once rather
+ * than when it next reports. A device with no history at all (never reported) is remembered
+ * for a while, so a fleet of unused devices costs no history query per poll. When history
+ * cannot answer, the list is served from what the live store has.
+ */
+export function restoringLive(opts: RestoringLiveOptions): LiveStore {
+  const { live, history } = opts;
+  const ttl = opts.noHistoryTtlMs ?? 60_000;
+  const noHistoryUntil = new Map<number, number>();
+
+  return {
+    ...live,
+    kind: live.kind,
+    async getStates(deviceIds) {
+      const states = await live.getStates(deviceIds);
+      const now = Date.now();
+      const missing = [...new Set(deviceIds)].filter((id) => !states.has(id) && (noHistoryUntil.get(id) ?? 0) <= now);
+      if (missing.length === 0) return states;
+      try {
+        const speeds = await opts.movingSpeedsOf(missing);
+        const restored = await history.lastStates([...speeds].map(([id, minMovingSpeed]) => ({ id, minMovingSpeed })));
+        if (restored.size > 0) await live.restoreStates([...restored.values()]);
+        for (const id of missing) {
+          const state = restored.get(id);
+          if (state) {
+            states.set(id, state);
+            noHistoryUntil.delete(id);
+          } else noHistoryUntil.set(id, now + ttl);
+        }
+        // One entry per device never seen reporting; a crude cap keeps a huge fleet from growing it without end.
+        if (noHistoryUntil.size > 100_000) noHistoryUntil.clear();
+      } catch (err) {
+        opts.logger.warn({ err, devices: missing.length }, "could not restore live states from history; listing without them");
+      }
+      return states;
+    },
+  };
+}
