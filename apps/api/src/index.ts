@@ -3,3 +3,4 @@ export { ensureAdmin } from "./bootstrap.js";
 export { apiServerOptions } from "./fastify-options.js";
 export { API_VERSION } from "./version.js";
 export { createBusCommandQueue, CommandQueueUnavailableError, type CommandQueue, type BusCommandQueueOptions } from "./lib/command-queue.js";
+export { busDeadLetters, type DeadLetters, type ListedDeadLetter } from "./lib/dead-letters.js";

@@ -10,6 +10,7 @@ import { apiApp } from "./app.js";
 import { ensureAdmin } from "./bootstrap.js";
 import { apiServerOptions } from "./fastify-options.js";
 import { createBusCommandQueue } from "./lib/command-queue.js";
+import { busDeadLetters } from "./lib/dead-letters.js";
 import { API_VERSION } from "./version.js";
 
 const config = loadConfigOrExit(ApiEnvSchema);
@@ -29,7 +30,7 @@ const bus = createBus({ kafkaBrokers: config.KAFKA_BROKERS, clientId: "fleet-api
 const commandProducer = await bus.producer();
 
 const app = Fastify({ loggerInstance: logger, ...apiServerOptions() });
-await app.register(apiApp, { prefix: "/api", db: db.db, live, history, commands: createBusCommandQueue({ producer: commandProducer }), settings: { offlineAfterMs: config.OFFLINE_AFTER_MINUTES * 60_000, version: API_VERSION, smsGatewayAllowPrivate: config.SMS_GATEWAY_ALLOW_PRIVATE } });
+await app.register(apiApp, { prefix: "/api", db: db.db, live, history, commands: createBusCommandQueue({ producer: commandProducer }), deadLetters: busDeadLetters(bus, commandProducer), settings: { offlineAfterMs: config.OFFLINE_AFTER_MINUTES * 60_000, version: API_VERSION, smsGatewayAllowPrivate: config.SMS_GATEWAY_ALLOW_PRIVATE } });
 
 closeWithGrace({ delay: 10_000 }, async ({ err }) => {
   if (err) logger.error({ err }, "shutting down after an error");

@@ -1,5 +1,6 @@
+import { randomUUID } from "node:crypto";
 import { expect, it } from "vitest";
-import { AdminClientResponseSchema, AdminClientsResponseSchema, LoginResponseSchema, UnregisteredDevicesResponseSchema, UserDataSchema } from "@fleet/contracts";
+import { AdminClientResponseSchema, AdminClientsResponseSchema, DeadLettersRepublishResponseSchema, DeadLettersResponseSchema, LoginResponseSchema, UnregisteredDevicesResponseSchema, UserDataSchema, type DeadLetter } from "@fleet/contracts";
 import { recordUnregistered } from "@fleet/db";
 import { uniqueSuffix } from "@fleet/testkit";
 import { describeApi, failure, invalid, ok, wrongCredentials } from "./fixture.js";
@@ -120,9 +121,58 @@ describeApi("admin", (h) => {
     failure(await h.post("/admin/client", { user, as: "multipart", body: { email: "x" } }), 403);
     failure(await h.get("/admin/clients", { user }), 403);
     failure(await h.get("/admin/unregistered_devices", { user }), 403);
+    failure(await h.get("/admin/dead_letters", { user }), 403);
+    failure(await h.post("/admin/dead_letters/republish", { user, body: {} }), 403);
     // And nothing was created.
     expect(ok(await h.get("/admin/clients", { user: h.admin }), AdminClientsResponseSchema).data.map((c) => c.email)).not.toContain(body.email);
     // Authentication still comes first.
     failure(await h.post("/admin/client", { body }), 401);
+  });
+
+  it("lists dead letters and sends them back to their topic once, the given ones or all that wait", async () => {
+    const producer = await h.bus.producer();
+    const letter = (n: number, value: string): DeadLetter => ({
+      id: randomUUID(),
+      topic: "positions.raw",
+      partition: 3,
+      offset: String(40 + n),
+      groupId: "fleet-tracker",
+      key: `8600000000000${n}`,
+      value: Buffer.from(value).toString("base64"),
+      error: { name: "PermanentError", message: "not a position: /fixTime Expected integer to be less or equal to 4102444800000", code: n === 2 ? "22021" : undefined },
+      deadAt: Date.UTC(2025, 4, 1, 8, n, 0),
+    });
+    const letters = [letter(1, '{"id":1}'), letter(2, "\u00ff binary"), letter(3, "{not json")];
+    await producer.send("positions.dead", letters.map((l) => ({ key: l.key, value: JSON.stringify(l) })));
+    const listed = async () => ok(await h.get("/admin/dead_letters", { user: h.admin, query: { topic: "positions.dead" } }), DeadLettersResponseSchema).items;
+
+    const before = await listed();
+    expect(before.map((i) => i.id)).toEqual(letters.map((l) => l.id));
+    expect(before[0]).toEqual({
+      id: letters[0]!.id,
+      topic: "positions.raw",
+      partition: 3,
+      offset: "41",
+      group_id: "fleet-tracker",
+      key: "86000000000001",
+      error: letters[0]!.error,
+      value: '{"id":1}',
+      value_base64: letters[0]!.value,
+      dead_at: "2025-05-01 08:01:00",
+      republished_at: null,
+    });
+    expect(before[1]!.error.code).toBe("22021");
+    expect(ok(await h.get("/admin/dead_letters", { user: h.admin, query: { topic: "events.dead" } }), DeadLettersResponseSchema).items).toEqual([]);
+
+    // One chosen letter, then every one still waiting; a second run sends nothing again.
+    expect(ok(await h.post("/admin/dead_letters/republish", { user: h.admin, body: { ids: [letters[1]!.id] } }), DeadLettersRepublishResponseSchema).republished).toBe(1);
+    expect(ok(await h.post("/admin/dead_letters/republish", { user: h.admin, body: {} }), DeadLettersRepublishResponseSchema).republished).toBe(2);
+    expect(ok(await h.post("/admin/dead_letters/republish", { user: h.admin, body: { topic: "positions.dead" } }), DeadLettersRepublishResponseSchema).republished).toBe(0);
+    const sentBack = (await h.bus.read("positions.raw")).map((m) => ({ key: m.key, value: m.value.toString() }));
+    expect(sentBack).toEqual(expect.arrayContaining(letters.map((l) => ({ key: l.key, value: Buffer.from(l.value, "base64").toString() }))));
+    expect(sentBack).toHaveLength(3);
+    expect((await listed()).every((i) => i.republished_at !== null)).toBe(true);
+    expect(Object.keys(invalid(await h.get("/admin/dead_letters", { user: h.admin, query: { topic: "positions.raw" } })))).toEqual(["topic"]);
+    await producer.close();
   });
 });

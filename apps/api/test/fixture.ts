@@ -19,13 +19,13 @@ import type { Static, TSchema } from "@sinclair/typebox";
 import { Value } from "@sinclair/typebox/value";
 import Fastify, { type FastifyInstance, type InjectOptions } from "fastify";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import type { BusProducer } from "@fleet/bus";
+import { createMemoryBus, type Bus, type BusProducer } from "@fleet/bus";
 import { AddDeviceResponseSchema, MessageFailureSchema, ValidationFailureSchema, WrongCredentialsSchema, type LiveState } from "@fleet/contracts";
 import { createUser, findUserByEmail, openDb, type CreateUserInput, type Db, type DbHandle, type User } from "@fleet/db";
 import { createChdbHistory, type HistoryStore } from "@fleet/history";
 import { createMemoryLive, type LiveStore } from "@fleet/live";
 import { hasService, sleep, tempChdbDir, tempPglite, tempPostgresDb, uniqueSuffix } from "@fleet/testkit";
-import { apiApp, apiServerOptions, createBusCommandQueue, ensureAdmin, API_VERSION } from "../src/index.js";
+import { apiApp, apiServerOptions, busDeadLetters, createBusCommandQueue, ensureAdmin, API_VERSION } from "../src/index.js";
 
 export type RecordsStore = "pglite" | "postgres";
 
@@ -220,6 +220,8 @@ interface Opened {
   handle: DbHandle;
   live: LiveStore;
   history: HistoryStore;
+  /** The in-process bus behind the dead-letter topics (the command queue records instead). */
+  bus: Bus;
   admin: TestUser;
   cleanup(): Promise<void>;
 }
@@ -251,9 +253,12 @@ export class ApiHarness {
   get live(): LiveStore {
     return this.o.live;
   }
-  /** chDB, opened on first use (no route reads history yet). */
+  /** chDB, opened on first use (only routes that need history open it). */
   get history(): HistoryStore {
     return this.o.history;
+  }
+  get bus(): Bus {
+    return this.o.bus;
   }
   get admin(): TestUser {
     return this.o.admin;
@@ -280,7 +285,9 @@ export class ApiHarness {
       close: async () => undefined,
     };
     const commands = createBusCommandQueue({ producer, sendTimeoutMs: 2000 });
-    await app.register(apiApp, { prefix: "/api", db: handle.db, live, history, commands, settings: this.settings });
+    const bus = createMemoryBus();
+    const deadLetters = busDeadLetters(bus, await bus.producer());
+    await app.register(apiApp, { prefix: "/api", db: handle.db, live, history, commands, deadLetters, settings: this.settings });
     await app.ready();
     await ensureAdmin(handle.db, ADMIN.email, ADMIN.password);
     const adminRow = (await findUserByEmail(handle.db, ADMIN.email))!;
@@ -289,6 +296,7 @@ export class ApiHarness {
       handle,
       live,
       history,
+      bus,
       admin: { ...adminRow, password: ADMIN.password, hash: adminRow.apiHash },
       cleanup,
     };
@@ -299,7 +307,7 @@ export class ApiHarness {
     this.opened = undefined;
     if (!o) return;
     await o.app.close();
-    await Promise.all([o.live.close(), o.history.close()]);
+    await Promise.all([o.live.close(), o.history.close(), o.bus.close()]);
     await o.handle.close();
     await o.cleanup();
   }

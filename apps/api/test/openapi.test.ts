@@ -12,6 +12,8 @@ const ROUTES = [
   "post /admin/client",
   "get /admin/clients",
   "get /admin/unregistered_devices",
+  "get /admin/dead_letters",
+  "post /admin/dead_letters/republish",
   "get /edit_setup_data",
   "post /edit_setup",
   "post /change_password",

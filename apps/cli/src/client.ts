@@ -22,9 +22,10 @@ export class FleetClient {
 
   constructor(private readonly baseUrl: string) {}
 
-  private async call(method: "GET" | "POST", path: string, body?: Record<string, unknown>): Promise<unknown> {
+  private async call(method: "GET" | "POST", path: string, body?: Record<string, unknown>, query: Record<string, string> = {}): Promise<unknown> {
     const url = new URL(`/api/${path}`, this.baseUrl);
     url.searchParams.set("lang", "en");
+    for (const [k, v] of Object.entries(query)) url.searchParams.set(k, v);
     const headers: Record<string, string> = { "content-type": "application/json" };
     if (this.hash) headers["user-api-hash"] = this.hash;
     let res: Response;
@@ -47,6 +48,6 @@ export class FleetClient {
     this.hash = hash;
   }
 
-  get = (path: string) => this.call("GET", path);
+  get = (path: string, query?: Record<string, string>) => this.call("GET", path, undefined, query);
   post = (path: string, body: Record<string, unknown>) => this.call("POST", path, body);
 }

@@ -9,6 +9,8 @@ Commands:
   device add --name N --imei I [--icon-id 1]                     add a device to the signed-in account
   device list                                                    the signed-in account's devices, with last fix
   unregistered                                                   uniqueIds that sent positions but match no device
+  dead-letters [--topic positions.dead|events.dead]              messages the pipeline could never process, and why
+  dead-letters republish [--id ID ...] [--topic T]               send them back to their topic after a fix (default: all not yet sent)
 
 Sign-in (every command): --as EMAIL --password-for-login P, or env FLEET_EMAIL / FLEET_PASSWORD,
 defaulting to FLEET_ADMIN_EMAIL / FLEET_ADMIN_PASSWORD (admin@fleet.local / admin12345);
@@ -28,6 +30,8 @@ const { values, positionals } = parseArgs({
     name: { type: "string" },
     imei: { type: "string" },
     "icon-id": { type: "string", default: "1" },
+    topic: { type: "string", default: "positions.dead" },
+    id: { type: "string", multiple: true },
     help: { type: "boolean", short: "h", default: false },
   },
 });
@@ -94,6 +98,22 @@ async function run(): Promise<void> {
       const r = (await client.get("admin/unregistered_devices")) as { items: { unique_id: string; protocol: string; count: number; first_seen: string; last_seen: string }[] };
       for (const u of r.items) console.log(`${u.unique_id}\t${u.protocol}\t${u.count} positions\tfirst ${u.first_seen}\tlast ${u.last_seen}`);
       return;
+    }
+    case "dead-letters": {
+      const r = (await client.get("admin/dead_letters", { topic: values.topic })) as {
+        items: { id: string; topic: string; partition: number; offset: string; key: string; error: { name: string; message: string; code?: string }; value: string; dead_at: string; republished_at: string | null }[];
+      };
+      if (r.items.length === 0) return console.log(`${values.topic} is empty`);
+      for (const l of r.items) {
+        const code = l.error.code ? ` [${l.error.code}]` : "";
+        const state = l.republished_at ? `republished ${l.republished_at}` : "waiting";
+        console.log(`${l.id}\t${l.dead_at}\t${l.topic}[${l.partition}]@${l.offset}\tkey ${l.key}\t${state}\n  ${l.error.name}${code}: ${l.error.message}\n  ${l.value.slice(0, 300)}`);
+      }
+      return console.log(`${r.items.length} dead letter(s), ${r.items.filter((l) => !l.republished_at).length} waiting`);
+    }
+    case "dead-letters republish": {
+      const r = (await client.post("admin/dead_letters/republish", { topic: values.topic, ...(values.id ? { ids: values.id } : {}) })) as { republished: number };
+      return console.log(`republished ${r.republished} message(s) from ${values.topic}`);
     }
     default:
       throw new Error(`Unknown command "${command}".\n\n${HELP}`);

@@ -2,7 +2,7 @@ import { mkdirSync } from "node:fs";
 import path from "node:path";
 import Fastify from "fastify";
 import type { Logger } from "pino";
-import { apiApp, apiServerOptions, API_VERSION, createBusCommandQueue, ensureAdmin } from "@fleet/api";
+import { apiApp, apiServerOptions, API_VERSION, busDeadLetters, createBusCommandQueue, ensureAdmin } from "@fleet/api";
 import { createMemoryBus } from "@fleet/bus";
 import { historySettings, trackerSettings, type StandaloneEnv } from "@fleet/config";
 import { openDb } from "@fleet/db";
@@ -59,7 +59,7 @@ export async function startStandalone(config: StandaloneEnv, logger: Logger): Pr
   // Devices' GET /insert.php is answered before fastify, as the ingest server does it.
   const app = Fastify({ loggerInstance: logger, ...apiServerOptions(), serverFactory: serverFactoryWith(insertGetFastPath(publisher, logger)) });
   await app.register(ingestApp, { publisher });
-  await app.register(apiApp, { prefix: "/api", db: db.db, live, history, commands: createBusCommandQueue({ producer: commandProducer }), settings: { offlineAfterMs: config.OFFLINE_AFTER_MINUTES * 60_000, version: API_VERSION, smsGatewayAllowPrivate: config.SMS_GATEWAY_ALLOW_PRIVATE } });
+  await app.register(apiApp, { prefix: "/api", db: db.db, live, history, commands: createBusCommandQueue({ producer: commandProducer }), deadLetters: busDeadLetters(bus, commandProducer), settings: { offlineAfterMs: config.OFFLINE_AFTER_MINUTES * 60_000, version: API_VERSION, smsGatewayAllowPrivate: config.SMS_GATEWAY_ALLOW_PRIVATE } });
   const url = await app.listen({ host: config.HOST, port: config.PORT });
 
   return {

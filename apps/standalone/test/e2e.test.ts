@@ -4,7 +4,7 @@ import path from "node:path";
 import Fastify, { type FastifyInstance } from "fastify";
 import { pino } from "pino";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { apiApp, apiServerOptions, createBusCommandQueue, ensureAdmin } from "@fleet/api";
+import { apiApp, apiServerOptions, busDeadLetters, createBusCommandQueue, ensureAdmin } from "@fleet/api";
 import { createKafkaBus, type Bus } from "@fleet/bus";
 import { loadConfig, StandaloneEnvSchema } from "@fleet/config";
 import { openDb, type DbHandle } from "@fleet/db";
@@ -53,15 +53,16 @@ describe.runIf(hasService("kafka") && hasService("postgres") && hasService("redi
     // Ingest, tracker, rules and API share this process around one chDB session; Kafka,
     // Postgres and Redis sit between them as in production.
     // Two trackers in one consumer group: they split the partitions and together store each position once.
-    const trackerOptions = { bus, db: db.db, history, live, logger: silent, flushRows: 5000, flushMs: 200, partitionsConcurrently: 12, deviceSyncMs: 500, topic: raw, enrichedTopic: enriched, groupId: kafka.groupId("tracker") };
+    const trackerOptions = { bus, db: db.db, history, live, logger: silent, flushRows: 5000, flushMs: 200, partitionsConcurrently: 12, deviceSyncMs: 500, topic: raw, enrichedTopic: enriched, deadTopic: kafka.topic("dead"), groupId: kafka.groupId("tracker") };
     tracker = await startTracker(trackerOptions);
     tracker2 = await startTracker(trackerOptions);
     rules = await startRules({ bus, logger: silent, topic: enriched, groupId: kafka.groupId("rules") });
     publisher = createPublisher({ producer: await bus.producer(), batchMax: 500, lingerMs: 2, sendTimeoutMs: 10_000, topic: raw });
     app = Fastify(apiServerOptions());
     await app.register(ingestApp, { publisher });
-    const commands = createBusCommandQueue({ producer: await bus.producer(), topic: kafka.topic("commands") });
-    await app.register(apiApp, { prefix: "/api", db: db.db, live, history, commands, settings: { offlineAfterMs: 300_000, version: "test" } });
+    const producer = await bus.producer();
+    const commands = createBusCommandQueue({ producer, topic: kafka.topic("commands") });
+    await app.register(apiApp, { prefix: "/api", db: db.db, live, history, commands, deadLetters: busDeadLetters(bus, producer), settings: { offlineAfterMs: 300_000, version: "test" } });
   });
 
   afterAll(async () => {

@@ -24,3 +24,15 @@ export const DeadLetterSchema = Type.Object({
   deadAt: Type.Integer({ description: "epoch ms" }),
 });
 export type DeadLetter = Static<typeof DeadLetterSchema>;
+
+/**
+ * The note `republish` leaves on a dead-letter topic after it sent letters back to their
+ * topic, so a listing can say which were and a second republish skips them. It shares the
+ * topic with the letters, under the key REPUBLISHED_KEY.
+ */
+export const DeadLetterRepublishedSchema = Type.Object({
+  republished: Type.Array(Type.String()),
+  at: Type.Integer({ description: "epoch ms" }),
+});
+export type DeadLetterRepublished = Static<typeof DeadLetterRepublishedSchema>;
+export const REPUBLISHED_KEY = "fleet:republished";

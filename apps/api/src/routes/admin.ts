@@ -1,4 +1,17 @@
-import { AdminClientBodySchema, AdminClientResponseSchema, AdminClientsResponseSchema, FailureResponses, UnregisteredDevicesResponseSchema, formatDateTime, isTruthy } from "@fleet/contracts";
+import {
+  AdminClientBodySchema,
+  AdminClientResponseSchema,
+  AdminClientsResponseSchema,
+  DeadLettersQuerySchema,
+  DeadLettersRepublishBodySchema,
+  DeadLettersRepublishResponseSchema,
+  DeadLettersResponseSchema,
+  FailureResponses,
+  Topics,
+  UnregisteredDevicesResponseSchema,
+  formatDateTime,
+  isTruthy,
+} from "@fleet/contracts";
 import { DuplicateEmailError, UserGroup, createUser, listUnregistered, listUsers, type User } from "@fleet/db";
 import type { FastifyPluginAsyncTypebox } from "@fastify/type-provider-typebox";
 import { Type } from "@sinclair/typebox";
@@ -34,7 +47,7 @@ function parseExpiration(s: string): Date | undefined {
 
 /** Administrator-only routes; anyone else gets 403. */
 export const adminRoutes: FastifyPluginAsyncTypebox = async (app) => {
-  const { db } = app.services;
+  const { db, deadLetters } = app.services;
   // preValidation (after authenticate, before the body schema): a non-administrator gets
   // 403 whatever the body, rather than 422s that describe what the route accepts.
   app.addHook("preValidation", async (req, reply) => {
@@ -94,5 +107,36 @@ export const adminRoutes: FastifyPluginAsyncTypebox = async (app) => {
         items: rows.map((r) => ({ unique_id: r.uniqueId, protocol: r.protocol, count: Number(r.count), first_seen: formatDateTime(r.firstSeen.getTime(), tz), last_seen: formatDateTime(r.lastSeen.getTime(), tz) })),
       };
     },
+  );
+
+  app.get(
+    "/admin/dead_letters",
+    { schema: { tags: ["Admin User"], summary: "Messages a consumer could never process (positions.dead, events.dead)", querystring: DeadLettersQuerySchema, response: { 200: DeadLettersResponseSchema, 403: Forbidden, ...FailureResponses } } },
+    async (req) => {
+      const tz = currentUser(req).timezoneId;
+      const letters = await deadLetters.list(req.query.topic ?? Topics.positionsDead);
+      return {
+        status: 1 as const,
+        items: letters.map((l) => ({
+          id: l.id,
+          topic: l.topic,
+          partition: l.partition,
+          offset: l.offset,
+          group_id: l.groupId,
+          key: l.key,
+          error: l.error,
+          value: Buffer.from(l.value, "base64").toString("utf8"),
+          value_base64: l.value,
+          dead_at: formatDateTime(l.deadAt, tz),
+          republished_at: l.republishedAt === null ? null : formatDateTime(l.republishedAt, tz),
+        })),
+      };
+    },
+  );
+
+  app.post(
+    "/admin/dead_letters/republish",
+    { schema: { tags: ["Admin User"], summary: "Send dead letters back to their topic after a fix", body: DeadLettersRepublishBodySchema, response: { 200: DeadLettersRepublishResponseSchema, 403: Forbidden, ...FailureResponses } } },
+    async (req) => ({ status: 1 as const, republished: await deadLetters.republish(req.body.topic ?? Topics.positionsDead, req.body.ids) }),
   );
 };

@@ -83,6 +83,8 @@ const valid: Record<string, (o: Records) => RequestSpec> = {
   "post /admin/client": () => ({ body: { email: "new.client@example.com", password: "client-secret", password_confirmation: "client-secret" } }),
   "get /admin/clients": () => ({}),
   "get /admin/unregistered_devices": () => ({}),
+  "get /admin/dead_letters": () => ({ query: { topic: "positions.dead" } }),
+  "post /admin/dead_letters/republish": () => ({ body: { topic: "positions.dead", ids: ["00000000-0000-4000-8000-000000000000"] } }),
 };
 
 async function seed(h: ApiHarness, user: TestUser, _base: Records, tag: string): Promise<Partial<Records>> {
@@ -101,6 +103,6 @@ export const part1Group: MatrixGroup = {
   privateText: (tag) => [`Device of ${tag}`, `Driver of ${tag}`, `Group of ${tag}`, `Sensor of ${tag}`, `Service of ${tag}`],
   idCases,
   listCases,
-  accountOnly: ["post /login", "post /change_password", "post /add_device", "post /admin/client", "get /admin/clients", "get /admin/unregistered_devices"],
+  accountOnly: ["post /login", "post /change_password", "post /add_device", "post /admin/client", "get /admin/clients", "get /admin/unregistered_devices", "get /admin/dead_letters", "post /admin/dead_letters/republish"],
   valid,
 };

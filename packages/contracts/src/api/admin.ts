@@ -45,3 +45,35 @@ export const UnregisteredDevicesResponseSchema = Type.Object({
   status: StatusOk,
   items: Type.Array(Type.Object({ unique_id: Type.String(), protocol: Type.String(), count: Type.Integer(), first_seen: Type.String(), last_seen: Type.String() })),
 });
+
+/** The dead-letter topics an administrator can list and republish. */
+export const DeadTopicSchema = Type.Union([Type.Literal("positions.dead"), Type.Literal("events.dead")], { default: "positions.dead" });
+
+export const DeadLettersQuerySchema = Type.Object({ topic: Type.Optional(DeadTopicSchema) });
+
+export const DeadLettersResponseSchema = Type.Object({
+  status: StatusOk,
+  items: Type.Array(
+    Type.Object({
+      id: Type.String(),
+      topic: Type.String({ description: "where the message came from" }),
+      partition: Type.Integer(),
+      offset: Type.String(),
+      group_id: Type.String(),
+      key: Type.String(),
+      error: Type.Object({ name: Type.String(), message: Type.String(), code: Type.Optional(Type.String()) }),
+      value: Type.String({ description: "the message as text (invalid UTF-8 shown as U+FFFD); value_base64 holds its exact bytes" }),
+      value_base64: Type.String(),
+      dead_at: Type.String(),
+      republished_at: Type.Union([Type.String(), Type.Null()]),
+    }),
+  ),
+});
+
+export const DeadLettersRepublishBodySchema = Type.Object({
+  topic: Type.Optional(DeadTopicSchema),
+  /** Only these letters; without it, every letter not republished yet. */
+  ids: Type.Optional(Type.Array(Type.String({ pattern: "^[0-9a-fA-F]{8}-[0-9a-fA-F]{4}-[0-9a-fA-F]{4}-[0-9a-fA-F]{4}-[0-9a-fA-F]{12}$", description: "a letter's id (a UUID)" }), { maxItems: 10_000 })),
+});
+
+export const DeadLettersRepublishResponseSchema = Type.Object({ status: StatusOk, republished: Type.Integer() });
