@@ -13,7 +13,7 @@ import { createInterface } from "node:readline";
 import { fileURLToPath } from "node:url";
 import { pino } from "pino";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { createKafkaBus, type Bus } from "@fleet/bus";
+import { createKafkaBus, DEFAULT_SESSION_TIMEOUT_MS, type Bus } from "@fleet/bus";
 import type { HistoryRow, LiveState, RawPosition } from "@fleet/contracts";
 import { createDevice, createUser, openDb, type DbHandle } from "@fleet/db";
 import { createChdbHistory } from "@fleet/history";
@@ -266,6 +266,8 @@ describe.runIf(hasService("kafka") && hasService("postgres") && hasService("redi
       TRACKER_FLUSH_ROWS: "500",
       TRACKER_FLUSH_MS: "100",
       TRACKER_DEVICE_SYNC_MS: "1000",
+      // The deployed default: how long a killed member holds its partitions is what this measures.
+      CRASH_SESSION_TIMEOUT_MS: String(DEFAULT_SESSION_TIMEOUT_MS),
       ...extraEnv,
     });
     children.push(child);
@@ -303,6 +305,7 @@ describe.runIf(hasService("kafka") && hasService("postgres") && hasService("redi
     log(`${took()}: tracker #1 joined`);
     const atKill = await first.waitFor(`a flush after ${KILL_AFTER_POSITIONS} positions`, (e) => e.event === "flushed" && (e.positions ?? 0) >= KILL_AFTER_POSITIONS, 30_000);
     first.kill("SIGKILL");
+    const killedAt = Date.now();
     const firstExit = await first.exited;
     expect(firstExit.signal).toBe("SIGKILL");
     const reported1 = first.last()!;
@@ -328,7 +331,11 @@ describe.runIf(hasService("kafka") && hasService("postgres") && hasService("redi
     // 3. Child #2 on the same group and chDB directory, until the group has committed the whole topic.
     const second = startChild("tracker #2", { TRACKER_PARTITIONS_CONCURRENTLY: "12" });
     await second.waitFor("ready", (e) => e.event === "ready", 40_000);
-    log(`${took()}: tracker #2 joined`);
+    // The group hands the dead member's partitions on once its session times out; the restarted
+    // member holds them all from then on (its join completes with the assignment).
+    const recoverySeconds = (Date.now() - killedAt) / 1000;
+    log(`${took()}: tracker #2 joined and took the partitions ${recoverySeconds.toFixed(1)} s after the kill (session timeout ${DEFAULT_SESSION_TIMEOUT_MS / 1000} s)`);
+    expect(recoverySeconds).toBeLessThan(DEFAULT_SESSION_TIMEOUT_MS / 1000 + 5);
     const deadline = Date.now() + 60_000;
     let lastLog = 0;
     for (;;) {
@@ -386,6 +393,7 @@ describe.runIf(hasService("kafka") && hasService("postgres") && hasService("redi
     const unknown = [...seen.keys()].filter((id) => !expected.has(id));
     const missing = [...expected.keys()].filter((id) => !seen.has(id));
     expect({ duplicated: duplicated.slice(0, 10), unknown: unknown.slice(0, 10), missing: missing.slice(0, 10) }).toEqual({ duplicated: [], unknown: [], missing: [] });
+    console.log(`[reliability] tracker_kill acked=${N} stored=${seen.size} lost=${missing.length} duplicates=${duplicated.length} redelivered=${reprocessed} recovery_s=${recoverySeconds.toFixed(1)}`);
 
     afterRestart = { rows, expected, idsAfterKill };
 

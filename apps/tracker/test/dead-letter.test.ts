@@ -126,6 +126,6 @@ describe.runIf(hasService("kafka") && hasService("postgres") && hasService("redi
     // The consumer was never restarted: no retry ran out, nothing crashed.
     expect(logs.filter((l) => /^Crash|Restarting the consumer/.test(l.msg))).toEqual([]);
     expect(logs.filter((l) => l.msg.startsWith("message dead-lettered"))).toHaveLength(3);
-    console.log(`[dead-letter] positions=${good.length} stored=${await history.count()} dead_lettered=${letters.length} consumer_restarts=0`);
+    console.log(`[reliability] poison positions=${good.length} stored=${await history.count()} lost=${good.length - (await history.count())} dead_lettered=${letters.length} consumer_restarts=0 lag=0`);
   });
 });
