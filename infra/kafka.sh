@@ -1,7 +1,10 @@
 #!/usr/bin/env bash
 # Single-node KRaft Kafka (broker+controller) as a background java process, for dev/tests.
 # Usage: kafka.sh start|stop|status|create-topics
-# Env: KAFKA_PORT (9092), KAFKA_CONTROLLER_PORT (9093), KAFKA_HEAP (1g), KAFKA_START_TIMEOUT (60)
+# Env: KAFKA_PORT (9092), KAFKA_CONTROLLER_PORT (9093), KAFKA_HEAP (1g), KAFKA_START_TIMEOUT (60),
+#      KAFKA_RUN_DIR (infra/.run): pid file, logs and the broker's data (kept across stop/start).
+# A second broker (a test's own, to stop under load) needs other ports and its own run dir:
+#   KAFKA_PORT=19092 KAFKA_CONTROLLER_PORT=19093 KAFKA_RUN_DIR=/tmp/k KAFKA_HEAP=384m kafka.sh start
 set -euo pipefail
 # shellcheck source-path=SCRIPTDIR source=lib.sh
 INFRA=$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)
@@ -9,7 +12,8 @@ source "$INFRA/lib.sh"
 
 PORT=${KAFKA_PORT:-9092}
 CPORT=${KAFKA_CONTROLLER_PORT:-9093}
-RUN=$INFRA/.run
+RUN=${KAFKA_RUN_DIR:-$INFRA/.run}
+[[ $RUN == /* ]] || RUN=$PWD/$RUN # the config and the JVMs get absolute paths
 DATA=$RUN/kafka
 LIBS=$INFRA/kafka/target/libs
 PIDFILE=$RUN/kafka.pid
