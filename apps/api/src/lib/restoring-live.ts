@@ -7,7 +7,7 @@ export interface RestoringLiveOptions {
   /** Each existing device's moving speed threshold; a deleted one is absent. */
   movingSpeedsOf(deviceIds: readonly number[]): Promise<Map<number, number>>;
   logger: { warn(obj: object, msg?: string): void };
-  /** How long a device found without history is not asked about again. Default 60 s. */
+  /** How long a device found without history is not asked about again. Default 10 s. */
   noHistoryTtlMs?: number;
 }
 
@@ -16,12 +16,13 @@ export interface RestoringLiveOptions {
  * a lost live.json) gets the state history says it had, written back where the store still
  * has none, so the live list shows every device at its last stored position at once rather
  * than when it next reports. A device with no history at all (never reported) is remembered
- * for a while, so a fleet of unused devices costs no history query per poll. When history
- * cannot answer, the list is served from what the live store has.
+ * for a few seconds, so a fleet of unused devices costs a history query per poll at most
+ * every few seconds; seeing it with a state forgets that. When history cannot answer, the
+ * list is served from what the live store has.
  */
 export function restoringLive(opts: RestoringLiveOptions): LiveStore {
   const { live, history } = opts;
-  const ttl = opts.noHistoryTtlMs ?? 60_000;
+  const ttl = opts.noHistoryTtlMs ?? 10_000;
   const noHistoryUntil = new Map<number, number>();
 
   return {
@@ -29,6 +30,8 @@ export function restoringLive(opts: RestoringLiveOptions): LiveStore {
     kind: live.kind,
     async getStates(deviceIds) {
       const states = await live.getStates(deviceIds);
+      // A device seen with a state has reported: if the store loses it, history has it.
+      if (noHistoryUntil.size > 0) for (const id of states.keys()) noHistoryUntil.delete(id);
       const now = Date.now();
       const missing = [...new Set(deviceIds)].filter((id) => !states.has(id) && (noHistoryUntil.get(id) ?? 0) <= now);
       if (missing.length === 0) return states;
