@@ -17,8 +17,6 @@ if (!config.KAFKA_BROKERS) {
 const bus = createBus({ kafkaBrokers: config.KAFKA_BROKERS, clientId: "fleet-ingest", logger, sessionTimeoutMs: config.KAFKA_SESSION_TIMEOUT_MS });
 const publisher = createPublisher({
   producer: await bus.producer(),
-  // A producer whose send failed is replaced, or an acknowledged position could be lost (publisher.ts).
-  openProducer: () => bus.producer(),
   batchMax: config.INGEST_BATCH_MAX,
   lingerMs: config.INGEST_LINGER_MS,
   sendTimeoutMs: config.INGEST_SEND_TIMEOUT_MS,

@@ -203,6 +203,12 @@ function isPartitionCountChanged(err: unknown): boolean {
   return false;
 }
 
+/** A kafkajs producer as the bus producer uses it. */
+interface ProducerClient {
+  deliver(topic: string, messages: readonly OutgoingMessage[], timeoutMs: number, abandoned: () => boolean): Promise<void>;
+  close(): Promise<void>;
+}
+
 /** Rejects with BusSendTimeoutError after `ms`; a late settlement of `work` is then ignored. */
 function withTimeout<T>(work: Promise<T>, ms: number, what: string): Promise<T> {
   return new Promise<T>((resolve, reject) => {
@@ -272,7 +278,12 @@ export function createKafkaBus(options: KafkaBusOptions): Bus {
   /** Partition counts `ensureTopics` read from the cluster: a producer's first send to one of these is packed too. */
   const ensuredPartitions = new Map<string, number>();
 
-  async function producer(): Promise<BusProducer> {
+  /**
+   * One kafkajs idempotent producer with the partitioner packing relies on. `deliver` sends
+   * the messages request by request, one in flight, and stops between requests once the
+   * caller has given up (`abandoned`).
+   */
+  async function openClient(): Promise<ProducerClient> {
     /**
      * Each topic's partition count as kafkajs's own metadata has it: the partitioner below
      * notes it on every produce attempt (kafkajs refreshes its metadata periodically and after
@@ -314,68 +325,132 @@ export function createKafkaBus(options: KafkaBusOptions): Bus {
       return record;
     };
 
+    async function deliver(topic: string, messages: readonly OutgoingMessage[], timeoutMs: number, abandoned: () => boolean): Promise<void> {
+      const request = (records: Message[]) =>
+        p.send({
+          topic,
+          acks: -1, // every in-sync replica: the durability promise of the port
+          timeout: timeoutMs, // how long the broker may wait for replicas
+          messages: records,
+        });
+      // Requests go one at a time, in order (one in flight, so per-key order holds); a failed
+      // request fails the send, and the caller's retry re-sends all: at least once.
+      let partitions = partitionCounts.get(topic) ?? ensuredPartitions.get(topic);
+      if (partitions === undefined) {
+        // This producer's first send to a topic it knows nothing of: plain records, placed by
+        // kafkajs's partitioner, which learns the partition count (kafkajs may create the topic).
+        for (const chunk of chunksBySize(messages, MAX_REQUEST_BYTES)) {
+          if (abandoned()) return;
+          await request(chunk.map((m) => ({ key: m.key, value: m.value })));
+        }
+        return;
+      }
+      let packs = packByPartition(messages, partitions);
+      for (let attempt = 1; ; attempt++) {
+        const requests = requestsOf(packs);
+        let r = 0;
+        try {
+          for (; r < requests.length; r++) {
+            if (abandoned()) return;
+            const count = partitions;
+            await request(requests[r]!.map((pack) => packedRecord(pack, count)));
+          }
+          return;
+        } catch (err) {
+          // The partitioner refused request r: the topic's partition count changed. Pack
+          // what request r and the ones after it hold again, in send order, by the new count.
+          const now = partitionCounts.get(topic);
+          if (!isPartitionCountChanged(err) || now === undefined || attempt >= 3) throw err;
+          const at = requests
+            .slice(r)
+            .flatMap((request) => request.flatMap((pack) => pack.at))
+            .sort((a, b) => a - b);
+          packs = packByPartition(
+            at.map((i) => messages[i]!),
+            now,
+            at,
+          );
+          partitions = now;
+        }
+      }
+    }
+
+    return {
+      deliver,
+      async close() {
+        producers.delete(p);
+        await p.disconnect();
+      },
+    };
+  }
+
+  /**
+   * A bus producer: one send at a time, and a new kafkajs producer after a send that failed
+   * or timed out. kafkajs's idempotent producer takes a failed request's sequence numbers back
+   * even when the broker wrote some or all of its batches (a broker shutting down answers
+   * NOT_LEADER for some partitions after writing others, or drops the connection before
+   * answering). Its own retry of that request is then rightly taken as a duplicate; but another
+   * send on the same producer that reached the broker first is given those numbers, and the
+   * broker, which compares only producer id and sequence range (a send is packed into one
+   * record per partition, so ranges match), acknowledges it as a duplicate without writing it:
+   * an acknowledged message lost. Seen in ingest's broker-outage test. With one send at a time a
+   * failed request is retried only by its own send, and after a failure the next send goes
+   * through a new producer id with its own sequence numbers. kafkajs's per-broker lock already
+   * allowed one produce request in flight, so this costs little: callers batch while they wait.
+   */
+  async function producer(): Promise<BusProducer> {
+    let client: Promise<ProducerClient> | undefined = openClient();
+    await client;
+    /** Settles when the send before the next one is done with the producer (or given up on). */
+    let turn: Promise<void> = Promise.resolve();
+    const retire = (used: Promise<ProducerClient>) => {
+      if (client !== used) return;
+      client = undefined;
+      // Its failed request may still be retried and written in the background: at least once, as any failed send.
+      void used.then((c) => c.close()).catch((err: unknown) => logger.info({ err }, "could not close a producer after a failed send (the broker is away); it is dropped"));
+    };
+
     return {
       async send(topic, messages, opts) {
         if (messages.length === 0) return;
         const timeoutMs = opts?.timeoutMs ?? sendTimeoutMs;
         /** Set once the caller was told the send failed: it sends again, so stop here. */
         let abandoned = false;
-        const request = (records: Message[]) =>
-          p.send({
-            topic,
-            acks: -1, // every in-sync replica: the durability promise of the port
-            timeout: timeoutMs, // how long the broker may wait for replicas
-            messages: records,
-          });
-        // Requests go one at a time, in order (one in flight, so per-key order holds); a failed
-        // request fails the send, and the caller's retry re-sends all: at least once.
+        let used: Promise<ProducerClient> | undefined;
+        const previous = turn;
+        let done!: () => void;
+        const mine = new Promise<void>((resolve) => (done = resolve));
+        // The next send waits for this one and, should this one give up while queued, for the one before it too.
+        turn = Promise.all([previous, mine]).then(() => undefined);
         const sent = (async () => {
-          let partitions = partitionCounts.get(topic) ?? ensuredPartitions.get(topic);
-          if (partitions === undefined) {
-            // This producer's first send to a topic it knows nothing of: plain records, placed by
-            // kafkajs's partitioner, which learns the partition count (kafkajs may create the topic).
-            for (const chunk of chunksBySize(messages, MAX_REQUEST_BYTES)) {
-              if (abandoned) return;
-              await request(chunk.map((m) => ({ key: m.key, value: m.value })));
-            }
-            return;
-          }
-          let packs = packByPartition(messages, partitions);
-          for (let attempt = 1; ; attempt++) {
-            const requests = requestsOf(packs);
-            let r = 0;
-            try {
-              for (; r < requests.length; r++) {
-                if (abandoned) return;
-                const count = partitions;
-                await request(requests[r]!.map((pack) => packedRecord(pack, count)));
-              }
-              return;
-            } catch (err) {
-              // The partitioner refused request r: the topic's partition count changed. Pack
-              // what request r and the ones after it hold again, in send order, by the new count.
-              const now = partitionCounts.get(topic);
-              if (!isPartitionCountChanged(err) || now === undefined || attempt >= 3) throw err;
-              const at = requests
-                .slice(r)
-                .flatMap((request) => request.flatMap((pack) => pack.at))
-                .sort((a, b) => a - b);
-              packs = packByPartition(at.map((i) => messages[i]!), now, at);
-              partitions = now;
-            }
-          }
+          await previous;
+          if (abandoned) return;
+          used = client ??= openClient();
+          // A broker that is down: this send fails, and the next one tries to open a producer again.
+          used.catch(() => {
+            if (client === used) client = undefined;
+          });
+          const c = await used;
+          if (abandoned) return;
+          await c.deliver(topic, messages, timeoutMs, () => abandoned);
         })();
-        // The broker timeout does not cover connecting, metadata or retries: race the whole send.
+        // The broker timeout does not cover waiting for the turn, connecting, metadata or retries: race the whole send.
         try {
           await withTimeout(sent, timeoutMs, `send of ${messages.length} message(s) to ${topic}`);
         } catch (err) {
           abandoned = true;
+          if (used) retire(used);
           throw err;
+        } finally {
+          done();
         }
       },
       async close() {
-        producers.delete(p);
-        await p.disconnect();
+        await turn;
+        const last = client;
+        client = undefined;
+        const c = await last?.catch(() => undefined);
+        await c?.close();
       },
     };
   }
