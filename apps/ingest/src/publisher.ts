@@ -27,7 +27,13 @@ export interface PublisherOptions {
   now?: () => number;
 }
 
-const MAX_SENDS_IN_FLIGHT = 4;
+/**
+ * One send at a time: the Kafka bus producer sends one at a time anyway (two sends in flight on
+ * one idempotent producer can lose an acknowledged message when a request fails; packages/bus
+ * kafka.ts says how), so a second concurrent flush would only queue a smaller batch behind the
+ * first. While a send waits for its acks the next batch grows instead.
+ */
+const MAX_SENDS_IN_FLIGHT = 1;
 
 /**
  * Many requests share one bus send: the durable path waits for acks=all, and sharing

@@ -148,8 +148,7 @@ describe.runIf(hasService("kafka"))("ingest when the broker stops and restarts u
     await bus.ensureTopics([Topics.positionsRaw], 12);
     // As server.ts builds it: the publisher, then fastify with the ingest server's options
     // (serverFactoryWith(insertGetFastPath(...)): GET /insert.php before fastify).
-    const ingestBus = bus;
-    publisher = createPublisher({ producer: await bus.producer(), openProducer: () => ingestBus.producer(), batchMax: 1000, lingerMs: 2, sendTimeoutMs: SEND_TIMEOUT_MS });
+    publisher = createPublisher({ producer: await bus.producer(), batchMax: 1000, lingerMs: 2, sendTimeoutMs: SEND_TIMEOUT_MS });
     const app = Fastify(ingestServerOptions(ingestLog.logger, publisher));
     await app.register(ingestApp, { publisher });
     await app.listen({ host: "127.0.0.1", port: 0 });
