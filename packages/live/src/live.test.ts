@@ -207,6 +207,44 @@ describe("memory store snapshot", () => {
     }
   });
 
+  it("keeps the changed-since index across a restart: a poll from before it still sees what changed", async () => {
+    const dir = await mkdtemp(path.join(tmpdir(), "live-"));
+    const snapshotPath = path.join(dir, "live.json");
+    try {
+      const first = createMemoryLive({ snapshotPath });
+      await first.putStates([{ state: state(5), userIds: [1] }]);
+      const { now: polledAt } = await first.changedSince(1, 0);
+      await sleep(5);
+      await first.putStates([{ state: state(6), userIds: [1] }]);
+      await first.markChanged([{ deviceId: 7, userIds: [1, 2] }]);
+      await first.close();
+
+      const second = createMemoryLive({ snapshotPath });
+      expect((await second.changedSince(1, polledAt + 1)).deviceIds.sort()).toEqual([6, 7]);
+      expect((await second.changedSince(2, 0)).deviceIds).toEqual([7]);
+      // The clock goes on from where it was: a change now is stamped after every kept one.
+      const { now } = await second.changedSince(1, 0);
+      expect(now).toBeGreaterThan(polledAt);
+      await second.close();
+    } finally {
+      await rm(dir, { recursive: true, force: true });
+    }
+  });
+
+  it("reads a snapshot written before the index was kept", async () => {
+    const dir = await mkdtemp(path.join(tmpdir(), "live-"));
+    const snapshotPath = path.join(dir, "live.json");
+    try {
+      await writeFile(snapshotPath, JSON.stringify([[5, JSON.stringify(state(5))]]));
+      const store = createMemoryLive({ snapshotPath });
+      expect((await store.getStates([5])).get(5)).toEqual(state(5));
+      expect((await store.changedSince(1, 0)).deviceIds).toEqual([]);
+      await store.close();
+    } finally {
+      await rm(dir, { recursive: true, force: true });
+    }
+  });
+
   it("starts empty when the snapshot is missing or unreadable", async () => {
     const dir = await mkdtemp(path.join(tmpdir(), "live-"));
     try {

@@ -4,20 +4,30 @@ import { CHANGE_RETENTION_MS, type LiveStore } from "./port.js";
 
 export interface MemoryLiveOptions {
   /**
-   * Where the embedded setup keeps the states across restarts: read at start, written
-   * every `snapshotEveryMs` while something changed, and at close. The change index is
-   * not kept: after a restart clients poll once without `time` anyway.
+   * Where the embedded setup keeps the states and the change index across restarts: read at
+   * start, written every `snapshotEveryMs` while something changed, and at close. With the
+   * index kept, a client polling with a `time` from before a restart still gets the devices
+   * that changed between its poll and the restart.
    */
   snapshotPath?: string;
   snapshotEveryMs?: number;
 }
 
-function loadSnapshot(path: string): Map<number, string> {
+/** What live.json holds. Written before the index was kept, it was the `states` array alone. */
+interface Snapshot {
+  states: [number, string][];
+  /** userId → [deviceId, change time ms][] */
+  changes: [number, [number, number][]][];
+  /** The store's clock at the save: a restarted store never stamps earlier. */
+  clock: number;
+}
+
+function loadSnapshot(path: string): Snapshot {
   try {
-    const entries = JSON.parse(readFileSync(path, "utf8")) as [number, string][];
-    return new Map(entries);
+    const parsed = JSON.parse(readFileSync(path, "utf8")) as Snapshot | [number, string][];
+    return Array.isArray(parsed) ? { states: parsed, changes: [], clock: 0 } : parsed;
   } catch {
-    return new Map();
+    return { states: [], changes: [], clock: 0 };
   }
 }
 
@@ -30,26 +40,29 @@ function loadSnapshot(path: string): Map<number, string> {
  */
 export function createMemoryLive(options: MemoryLiveOptions = {}): LiveStore {
   const { snapshotPath } = options;
-  const states = snapshotPath ? loadSnapshot(snapshotPath) : new Map<number, string>();
+  const loaded = snapshotPath ? loadSnapshot(snapshotPath) : undefined;
+  const states = new Map<number, string>(loaded?.states);
+  // userId -> (deviceId -> change time ms). Bounded by the user's device count.
+  const changes = new Map<number, Map<number, number>>((loaded?.changes ?? []).map(([userId, entries]) => [userId, new Map(entries)]));
+  let last = loaded?.clock ?? 0;
   let dirty = false;
   const save = () => {
     if (!snapshotPath || !dirty) return;
     dirty = false;
-    // Write then rename, so a crash mid-write leaves the previous snapshot whole.
-    writeFileSync(`${snapshotPath}.tmp`, JSON.stringify([...states]));
+    const snapshot: Snapshot = { states: [...states], changes: [...changes].map(([userId, index]) => [userId, [...index]]), clock: last };
+    // Write then rename, so a crash mid-write leaves the previous snapshot whole: states and index together.
+    writeFileSync(`${snapshotPath}.tmp`, JSON.stringify(snapshot));
     renameSync(`${snapshotPath}.tmp`, snapshotPath);
   };
   const timer = snapshotPath ? setInterval(save, options.snapshotEveryMs ?? 10_000) : undefined;
   timer?.unref();
-  // userId -> (deviceId -> change time ms). Bounded by the user's device count.
-  const changes = new Map<number, Map<number, number>>();
-  let last = 0;
 
   // Date.now(), but never backwards (an NTP step must not hide a change from a
   // reader whose `since` came from an earlier, later-looking clock reading).
   const clock = () => (last = Math.max(last, Date.now()));
 
   function mark(deviceId: number, userIds: readonly number[], at: number) {
+    if (userIds.length > 0) dirty = true;
     for (const userId of userIds) {
       let index = changes.get(userId);
       if (!index) changes.set(userId, (index = new Map()));
