@@ -2,7 +2,7 @@ import closeWithGrace from "close-with-grace";
 import Fastify from "fastify";
 import { pino } from "pino";
 import { createBus } from "@fleet/bus";
-import { ApiEnvSchema, historySettings, loadConfigOrExit } from "@fleet/config";
+import { ApiEnvSchema, historySettings, loadAppConfigOrExit } from "@fleet/config";
 import { openDb } from "@fleet/db";
 import { createHistory } from "@fleet/history";
 import { createLive } from "@fleet/live";
@@ -13,12 +13,8 @@ import { createBusCommandQueue } from "./lib/command-queue.js";
 import { busDeadLetters } from "./lib/dead-letters.js";
 import { API_VERSION } from "./version.js";
 
-const config = loadConfigOrExit(ApiEnvSchema);
+const config = loadAppConfigOrExit(ApiEnvSchema, "the API", ["KAFKA_BROKERS", "DATABASE_URL", "REDIS_URL", "CLICKHOUSE_URL"]);
 const logger = pino({ name: "api", level: config.LOG_LEVEL });
-if (!config.DATABASE_URL || !config.REDIS_URL || !config.KAFKA_BROKERS) {
-  logger.fatal("the API on its own needs DATABASE_URL, REDIS_URL and KAFKA_BROKERS (embedded stores and the in-process bus live inside one process); `pnpm start` runs everything in one process");
-  process.exit(1);
-}
 
 const db = await openDb({ databaseUrl: config.DATABASE_URL, dataDir: config.DATA_DIR });
 await db.migrate();

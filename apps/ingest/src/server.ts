@@ -2,17 +2,13 @@ import closeWithGrace from "close-with-grace";
 import Fastify from "fastify";
 import { pino } from "pino";
 import { createBus } from "@fleet/bus";
-import { IngestEnvSchema, loadConfigOrExit } from "@fleet/config";
+import { IngestEnvSchema, loadAppConfigOrExit } from "@fleet/config";
 import { ingestApp } from "./app.js";
 import { createPublisher } from "./publisher.js";
 import { ingestServerOptions } from "./server-options.js";
 
-const config = loadConfigOrExit(IngestEnvSchema);
+const config = loadAppConfigOrExit(IngestEnvSchema, "ingest", ["KAFKA_BROKERS"]);
 const logger = pino({ name: "ingest", level: config.LOG_LEVEL });
-if (!config.KAFKA_BROKERS) {
-  logger.fatal("ingest on its own needs KAFKA_BROKERS (an in-process bus would reach no tracker); `pnpm start` runs everything in one process");
-  process.exit(1);
-}
 
 const bus = createBus({ kafkaBrokers: config.KAFKA_BROKERS, clientId: "fleet-ingest", logger, sessionTimeoutMs: config.KAFKA_SESSION_TIMEOUT_MS });
 const publisher = createPublisher({

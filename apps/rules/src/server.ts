@@ -1,15 +1,11 @@
 import closeWithGrace from "close-with-grace";
 import { pino } from "pino";
 import { createBus } from "@fleet/bus";
-import { RulesEnvSchema, loadConfigOrExit } from "@fleet/config";
+import { RulesEnvSchema, loadAppConfigOrExit } from "@fleet/config";
 import { startRules } from "./service.js";
 
-const config = loadConfigOrExit(RulesEnvSchema);
+const config = loadAppConfigOrExit(RulesEnvSchema, "the rules service", ["KAFKA_BROKERS"]);
 const logger = pino({ name: "rules", level: config.LOG_LEVEL });
-if (!config.KAFKA_BROKERS) {
-  logger.fatal("the rules service on its own needs KAFKA_BROKERS; `pnpm start` runs everything in one process");
-  process.exit(1);
-}
 const bus = createBus({ kafkaBrokers: config.KAFKA_BROKERS, clientId: "fleet-rules", logger, sessionTimeoutMs: config.KAFKA_SESSION_TIMEOUT_MS });
 const rules = await startRules({ bus, logger });
 

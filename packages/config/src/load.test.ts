@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { ConfigError, loadConfig } from "./load.js";
+import { ConfigError, loadConfig, missingServices } from "./load.js";
 import { IngestEnvSchema, StandaloneEnvSchema } from "./schemas.js";
 
 describe("loadConfig", () => {
@@ -29,5 +29,17 @@ describe("loadConfig", () => {
       expect(msg).toMatch(/DATABASE_URL/);
       expect(msg).toMatch(/KAFKA_BROKERS/);
     }
+  });
+});
+
+describe("missingServices", () => {
+  it("says in one line which services an app in its own process lacks, and why", () => {
+    const line = missingServices({ KAFKA_BROKERS: "k:9092", DATABASE_URL: "postgres://x" }, "the tracker", ["KAFKA_BROKERS", "DATABASE_URL", "REDIS_URL", "CLICKHOUSE_URL"]);
+    expect(line).toBe(
+      "the tracker in a process of its own needs REDIS_URL, CLICKHOUSE_URL (an in-memory live store is seen by no other process; chDB opens its directory in one process only); `pnpm start` runs everything in one process on the embedded stores",
+    );
+    expect(line).not.toContain("\n");
+    expect(missingServices({ KAFKA_BROKERS: "k:9092" }, "ingest", ["KAFKA_BROKERS"])).toBeUndefined();
+    expect(missingServices({ KAFKA_BROKERS: "" }, "ingest", ["KAFKA_BROKERS"])).toMatch(/^ingest in a process of its own needs KAFKA_BROKERS /);
   });
 });

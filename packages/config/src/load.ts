@@ -37,3 +37,31 @@ export function loadConfigOrExit<T extends TObject>(schema: T, env: NodeJS.Proce
     throw err;
   }
 }
+
+/** The services an app in a process of its own cannot have embedded. */
+export type ServiceVar = "KAFKA_BROKERS" | "DATABASE_URL" | "REDIS_URL" | "CLICKHOUSE_URL";
+
+const EMBEDDED_INSTEAD: Record<ServiceVar, string> = {
+  KAFKA_BROKERS: "an in-process bus reaches no other process",
+  DATABASE_URL: "PGlite opens its directory in one process only",
+  REDIS_URL: "an in-memory live store is seen by no other process",
+  CLICKHOUSE_URL: "chDB opens its directory in one process only",
+};
+
+/** Why `app` cannot run in a process of its own with `config`, in one line; undefined when it can. */
+export function missingServices(config: Partial<Record<ServiceVar, unknown>>, app: string, needs: readonly ServiceVar[]): string | undefined {
+  const missing = needs.filter((n) => config[n] === undefined || config[n] === "");
+  if (missing.length === 0) return undefined;
+  return `${app} in a process of its own needs ${missing.join(", ")} (${missing.map((m) => EMBEDDED_INSTEAD[m]).join("; ")}); \`pnpm start\` runs everything in one process on the embedded stores`;
+}
+
+/** An app's entry point: its settings, validated, and the services it needs there, or one clear line and exit code 1. */
+export function loadAppConfigOrExit<T extends TObject, N extends ServiceVar>(schema: T, app: string, needs: readonly N[], env: NodeJS.ProcessEnv = process.env): Static<T> & { [K in N]: string } {
+  const config = loadConfigOrExit(schema, env);
+  const problem = missingServices(config as Partial<Record<ServiceVar, unknown>>, app, needs);
+  if (problem) {
+    console.error(problem);
+    process.exit(1);
+  }
+  return config as Static<T> & { [K in N]: string };
+}
