@@ -1,4 +1,4 @@
-import { findForbiddenText, forbiddenTextMessage, hasForbiddenText, type Attributes } from "@fleet/contracts";
+import { findForbiddenText, forbiddenTextMessage, hasForbiddenText, MIN_TIME_MS, type Attributes } from "@fleet/contracts";
 
 /** What a position looks like once ingest has checked it, before it gets an id and serverTime. */
 export interface ParsedPosition {
@@ -24,7 +24,7 @@ export const LIMITS = {
   attributeKeyMax: 64,
   attributeValueMax: 1024,
   /** fixTime below this (2000-01-01) is almost surely seconds, not milliseconds. */
-  minFixTime: Date.UTC(2000, 0, 1),
+  minFixTime: MIN_TIME_MS,
 } as const;
 
 type Fields = Record<string, unknown>;

@@ -51,7 +51,11 @@ export function busDeadLetters(bus: Bus, producer: BusProducer, opts: { sendTime
       if (chosen.length === 0) return 0;
       // Each original topic in one send, in the order they died (per-key order holds within a send).
       const byTopic = new Map<string, DeadLetter[]>();
-      for (const l of chosen) byTopic.set(l.topic, [...(byTopic.get(l.topic) ?? []), l]);
+      for (const l of chosen) {
+        const list = byTopic.get(l.topic);
+        if (list) list.push(l);
+        else byTopic.set(l.topic, [l]);
+      }
       for (const [topic, letters] of byTopic) {
         await producer.send(topic, letters.map((l) => ({ key: l.key, value: Buffer.from(l.value, "base64") })), { timeoutMs: sendTimeoutMs });
       }

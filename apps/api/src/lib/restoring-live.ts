@@ -27,7 +27,6 @@ export function restoringLive(opts: RestoringLiveOptions): LiveStore {
 
   return {
     ...live,
-    kind: live.kind,
     async getStates(deviceIds) {
       const states = await live.getStates(deviceIds);
       // A device seen with a state has reported: if the store loses it, history has it.
