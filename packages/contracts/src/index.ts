@@ -4,6 +4,7 @@ export * from "./position.js";
 export * from "./live.js";
 export * from "./history.js";
 export * from "./failure.js";
+export * from "./errors.js";
 export * from "./text.js";
 export * from "./api/index.js";
 export * from "./alert-types.js";

@@ -19,6 +19,9 @@ export type Db = PgDatabase<PgQueryResultHKT, typeof schema>;
 /** What `Db.transaction` hands its callback; query functions accept either. */
 export type Tx = Parameters<Parameters<Db["transaction"]>[0]>[0];
 
+/** A database or an open transaction: read and single-statement query functions take either. */
+export type Queryable = Db | Tx;
+
 export interface DbConfig {
   /** A postgres:// URL selects PostgreSQL; unset (or empty) selects embedded PGlite. */
   databaseUrl?: string;

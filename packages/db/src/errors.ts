@@ -1,7 +1,34 @@
 /**
- * Typed failures the query functions promise, so the API can map each to the spec's
- * `{status: 0, errors: {field: ...}}` body without parsing database messages.
+ * Why the data refused a write, keyed by the caller's own input names (`groupId`,
+ * `devices`, `pickupTimeTo`), never by a request's field names: the API decides those
+ * (see apps/api/src/domain/refusals.ts). Nothing is written when one is thrown.
  */
+export type Refusal =
+  /** Names records the user does not have: missing, deleted and another user's look alike. `many` when the input is a list. */
+  | { kind: "unknown"; many?: boolean }
+  /** A value another live record already holds. */
+  | { kind: "taken" }
+  /** The account already holds as many as its plan allows. */
+  | { kind: "limit"; limit: number }
+  /** A time window that would end before it starts. */
+  | { kind: "inverted" }
+  /** The record would be left with nothing in it. */
+  | { kind: "blank" }
+  /** Given without what it belongs to (a note with no change to note). */
+  | { kind: "unexpected" };
+
+export class RefusedError extends Error {
+  override readonly name = "RefusedError";
+  constructor(readonly refusals: Readonly<Record<string, Refusal>>) {
+    super(`Refused: ${Object.entries(refusals).map(([key, r]) => `${key} ${r.kind}`).join(", ")}`);
+  }
+}
+
+/** Throws when any refusal was gathered; the usual end of a check that collects them all. */
+export function assertNotRefused(refusals: Readonly<Record<string, Refusal>>): void {
+  if (Object.keys(refusals).length > 0) throw new RefusedError(refusals);
+}
+
 export class DuplicateEmailError extends Error {
   override readonly name = "DuplicateEmailError";
   readonly field = "email";

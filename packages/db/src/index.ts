@@ -1,7 +1,8 @@
 export * from "./schema/index.js";
 export * as schema from "./schema/index.js";
-export { openDb, migrationsFolder, type Db, type Tx, type DbConfig, type DbHandle } from "./client.js";
+export { openDb, migrationsFolder, type Db, type Tx, type Queryable, type DbConfig, type DbHandle } from "./client.js";
 export * from "./errors.js";
+export * from "./device-changes.js";
 export { hashPassword, verifyPassword } from "./password.js";
 export * from "./queries/users.js";
 export * from "./queries/devices.js";

@@ -19,7 +19,7 @@ export function pageWindow(p: PageRequest): { limit: number; offset: number } {
  * The spec's pagination wrapper. Page links repeat the request's own URL (path and query,
  * api hash included, as the vendor's do) with `page` replaced, so a client can follow them.
  */
-export function paginate<T>(req: FastifyRequest, p: PageRequest, total: number, data: T[]) {
+export function paginate<T>(req: Pick<FastifyRequest, "url">, p: PageRequest, total: number, data: T[]) {
   const lastPage = Math.max(1, Math.ceil(total / p.perPage));
   const url = new URL(req.url, "http://placeholder");
   const link = (page: number) => {

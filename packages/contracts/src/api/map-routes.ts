@@ -27,6 +27,7 @@ export type EditRouteBody = Static<typeof EditRouteBodySchema>;
 export const RouteIdQuerySchema = Type.Object({ route_id: RecordIdSchema });
 
 export const GetRoutesQuerySchema = Type.Object({ ...PageQuery });
+export type GetRoutesQuery = Static<typeof GetRoutesQuerySchema>;
 
 /** A route as get_routes returns it: the vendor's fields, plus the owner and timestamps. */
 export const RouteSchema = Type.Object({

@@ -6,6 +6,7 @@ import { devices, type IconColors, type NewDevice } from "../schema/devices.js";
 import { drivers } from "../schema/drivers.js";
 import { userDevices } from "../schema/user-devices.js";
 import { findUserDevice, type UserDeviceRecord } from "./devices.js";
+import { ownersOf, type DeviceOwners } from "../device-changes.js";
 import { isRowId } from "../row-id.js";
 
 /** Device columns a user may edit; everything else (owner, deleted, expiry...) is server-owned. */
@@ -46,12 +47,6 @@ export type UpdateDeviceInput = Partial<Pick<NewDevice, EditableColumn>> & {
   timezoneId?: number | null;
 };
 
-/** A changed device and every user who sees it, for the live store's change index. */
-export interface DeviceOwners {
-  deviceId: number;
-  userIds: number[];
-}
-
 /**
  * Locks the user's non-deleted devices among `deviceIds` (device rows, in id order, so
  * concurrent edits, toggles and deletions queue up instead of deadlocking) and returns
@@ -66,17 +61,6 @@ async function lockUserDevices(tx: Tx, userId: number, deviceIds: readonly numbe
     .orderBy(asc(devices.id))
     .for("update", { of: devices });
   return rows.map((r) => r.id);
-}
-
-async function ownersOf(tx: Tx, deviceIds: readonly number[]): Promise<DeviceOwners[]> {
-  const rows = await tx
-    .select({ deviceId: userDevices.deviceId, userId: userDevices.userId })
-    .from(userDevices)
-    .where(inArray(userDevices.deviceId, [...deviceIds]))
-    .orderBy(asc(userDevices.deviceId), asc(userDevices.userId));
-  const byDevice = new Map<number, number[]>(deviceIds.map((id) => [id, []]));
-  for (const r of rows) byDevice.get(r.deviceId)?.push(r.userId);
-  return [...byDevice].map(([deviceId, userIds]) => ({ deviceId, userIds }));
 }
 
 /** Whether the group is the user's, holding a share lock on it until the transaction ends. */

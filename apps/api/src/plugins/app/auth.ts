@@ -1,6 +1,6 @@
-import { SupportedLangs } from "@fleet/contracts";
+import { FailureError, SupportedLangs } from "@fleet/contracts";
 import { findUserByApiHash, isUserUsable, type User } from "@fleet/db";
-import type { FastifyInstance, FastifyReply, FastifyRequest } from "fastify";
+import type { FastifyInstance, FastifyRequest } from "fastify";
 import fp from "fastify-plugin";
 
 declare module "fastify" {
@@ -9,11 +9,12 @@ declare module "fastify" {
   }
   interface FastifyInstance {
     /** preValidation hook for routes that need a signed-in user. */
-    authenticate(req: FastifyRequest, reply: FastifyReply): Promise<void>;
+    authenticate(req: FastifyRequest): Promise<void>;
   }
 }
 
 const langs = new Set<string>(SupportedLangs);
+export const UNAUTHENTICATED = "Unauthenticated.";
 
 function param(req: FastifyRequest, name: string): string | undefined {
   const fromQuery = (req.query as Record<string, unknown> | undefined)?.[name];
@@ -39,14 +40,14 @@ export function currentUser(req: FastifyRequest): User {
 export default fp(
   async function auth(app: FastifyInstance) {
     app.decorateRequest("user", null);
-    app.decorate("authenticate", async (req: FastifyRequest, reply: FastifyReply) => {
+    app.decorate("authenticate", async (req: FastifyRequest) => {
       const lang = param(req, "lang");
-      if (!lang || !langs.has(lang)) return reply.code(400).send({ status: 0, error: "No language selected." });
+      if (!lang || !langs.has(lang)) throw new FailureError(400, "No language selected.");
       const header = req.headers["user-api-hash"];
       const hash = (typeof header === "string" && header !== "" ? header : undefined) ?? param(req, "user_api_hash");
-      if (!hash || hash.length > 200) return reply.code(401).send({ status: 0, error: "Unauthenticated." });
+      if (!hash || hash.length > 200) throw new FailureError(401, UNAUTHENTICATED);
       const user = await findUserByApiHash(app.services.db, hash);
-      if (!user || !isUserUsable(user)) return reply.code(401).send({ status: 0, error: "Unauthenticated." });
+      if (!user || !isUserUsable(user)) throw new FailureError(401, UNAUTHENTICATED);
       req.user = user;
     });
   },

@@ -1,5 +1,8 @@
 import type { FastifyError, FastifyInstance } from "fastify";
 import fp from "fastify-plugin";
+import { failureOf } from "@fleet/contracts";
+import { RefusedError } from "@fleet/db";
+import { refusalErrors } from "../../domain/refusals.js";
 import { failedReadingMultipart } from "../external/body-parsers.js";
 
 interface AjvIssue {
@@ -53,14 +56,22 @@ export function validationErrors(issues: readonly AjvIssue[]): Record<string, st
 }
 
 /**
- * Every failure in the spec's shapes: validation → 422 `{status: 0, errors}`, other
- * client errors → their 4xx with `{status: 0, error}`, anything else → 500 with no
- * internals, logged with the request id.
+ * The one place failures become the spec's bodies: schema validation and the
+ * vocabulary's InvalidInputError → 422 `{status: 0, errors}`, a database refusal → 422 in
+ * its default words, NotFoundError → 404, FailureError and other client errors → their
+ * status with `{status: 0, error}`, anything else → 500 with no internals, logged with the
+ * request id. Routes and domain modules throw; none writes a failure body.
  */
 export default fp(
   async function errors(app: FastifyInstance) {
     app.setErrorHandler((err: FastifyError, req, reply) => {
       if (err.validation) return reply.code(422).send({ status: 0, errors: validationErrors(err.validation as AjvIssue[]) });
+      if (err instanceof RefusedError) return reply.code(422).send({ status: 0, errors: refusalErrors(err) });
+      const failure = failureOf(err);
+      if (failure) {
+        if (failure.statusCode >= 500) req.log.warn({ err }, "request failed on a service it needs");
+        return reply.code(failure.statusCode).send(failure.body);
+      }
       if (err.statusCode === undefined && failedReadingMultipart(req)) return reply.code(400).send({ status: 0, error: `Malformed multipart body: ${err.message}` });
       const code = err.statusCode ?? 500;
       if (code >= 400 && code < 500) return reply.code(code).send({ status: 0, error: err.message });

@@ -1,5 +1,5 @@
-import { findForbiddenText, forbiddenTextMessage } from "@fleet/contracts";
-import type { FastifyInstance, FastifyReply, FastifyRequest } from "fastify";
+import { assertNoErrors, findForbiddenText, forbiddenTextMessage, InvalidInputError } from "@fleet/contracts";
+import type { FastifyInstance, FastifyRequest } from "fastify";
 import fp from "fastify-plugin";
 
 /** How a message names the field at a dotted path: its last part, in words. */
@@ -51,14 +51,11 @@ function forbiddenTextField(req: FastifyRequest): Record<string, string> | undef
  */
 export default fp(
   async function inputRules(app: FastifyInstance) {
-    app.addHook("preValidation", async (req: FastifyRequest, reply: FastifyReply) => {
+    app.addHook("preValidation", async (req: FastifyRequest) => {
       const errors = forbiddenTextField(req);
-      if (errors) return reply.code(422).send({ status: 0, errors });
+      if (errors) throw new InvalidInputError(errors);
     });
-    app.addHook("preHandler", async (req: FastifyRequest, reply: FastifyReply) => {
-      const errors = nonFiniteFields(req.params, req.query, req.body);
-      if (Object.keys(errors).length > 0) return reply.code(422).send({ status: 0, errors });
-    });
+    app.addHook("preHandler", async (req: FastifyRequest) => assertNoErrors(nonFiniteFields(req.params, req.query, req.body)));
   },
   { name: "input-rules", dependencies: ["body-parsers"] },
 );

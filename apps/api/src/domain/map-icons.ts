@@ -1,0 +1,74 @@
+import {
+  InvalidInputError,
+  NotFoundError,
+  findMapIcon,
+  formatDateTime,
+  mapIconCatalogue,
+  readChangeActive,
+  readMapIconPoint,
+  type AddMapIconBody,
+  type ChangeActive,
+  type EditMapIconBody,
+  type UserMapIconRecord,
+} from "@fleet/contracts";
+import { createUserMapIcon, destroyUserMapIcon, listUserMapIcons, setUserMapIconsActive, updateUserMapIcon, type Db, type User, type UserMapIcon, type UserMapIconInput } from "@fleet/db";
+
+/*
+ * Map icons: the shipped catalogue (get_map_icons) and the user's points of interest
+ * drawn with one of its icons (the other endpoints; their ids are the user's records).
+ */
+
+const WHAT = "Map icon";
+
+// A stored icon id always comes from the catalogue; this stands in should one be retired.
+const missingIcon = (id: number) => ({ id, path: "", width: "0.00", height: "0.00" });
+
+/** The User map icon record: `coordinates` as JSON text and the catalogue entry embedded. */
+function record(m: UserMapIcon, timezoneId: number): UserMapIconRecord {
+  return {
+    id: m.id,
+    user_id: m.userId,
+    map_icon_id: m.mapIconId,
+    active: m.active ? 1 : 0,
+    name: m.name,
+    description: m.description,
+    coordinates: JSON.stringify({ lat: m.coordinates.lat, lng: m.coordinates.lng }),
+    created_at: formatDateTime(m.createdAt.getTime(), timezoneId),
+    updated_at: formatDateTime(m.updatedAt.getTime(), timezoneId),
+    map_icon: findMapIcon(m.mapIconId) ?? missingIcon(m.mapIconId),
+  };
+}
+
+/** The body as the row's fields; every bad field named at once. */
+function input(b: AddMapIconBody): UserMapIconInput {
+  const errors: Record<string, string> = {};
+  if (!findMapIcon(b.map_icon_id)) errors.map_icon_id = "The selected map icon id is invalid.";
+  const point = readMapIconPoint(b.coordinates);
+  if (!point) errors.coordinates = "The coordinates must be {lat, lng}, lat -90 to 90 and lng -180 to 180.";
+  if (!point || Object.keys(errors).length > 0) throw new InvalidInputError(errors);
+  return { mapIconId: b.map_icon_id, name: b.name, description: b.description, coordinates: point };
+}
+
+export const catalogue = () => ({ items: [...mapIconCatalogue], status: 1 as const });
+
+export async function list(db: Db, user: User) {
+  const rows = await listUserMapIcons(db, user.id);
+  return { items: { mapIcons: rows.map((m) => record(m, user.timezoneId)) }, status: 1 as const };
+}
+
+export async function add(db: Db, user: User, body: AddMapIconBody) {
+  return { status: 1 as const, id: (await createUserMapIcon(db, user.id, input(body))).id };
+}
+
+export async function edit(db: Db, user: User, body: EditMapIconBody): Promise<void> {
+  if (!(await updateUserMapIcon(db, user.id, body.id, input(body)))) throw new NotFoundError(WHAT);
+}
+
+export async function destroy(db: Db, user: User, id: number): Promise<void> {
+  if (!(await destroyUserMapIcon(db, user.id, id))) throw new NotFoundError(WHAT);
+}
+
+export async function changeActive(db: Db, user: User, change: ChangeActive): Promise<void> {
+  const { ids, active } = readChangeActive(change);
+  if (!(await setUserMapIconsActive(db, user.id, ids, active))) throw new NotFoundError(WHAT);
+}

@@ -1,0 +1,70 @@
+import {
+  InvalidInputError,
+  MAX_ROUTE_POINTS,
+  NotFoundError,
+  formatDateTime,
+  readChangeActive,
+  readPointList,
+  type AddRouteBody,
+  type ChangeActive,
+  type EditRouteBody,
+  type GetRoutesQuery,
+  type RouteRecord,
+} from "@fleet/contracts";
+import { createRoute, destroyRoute, pageUserRoutes, setRoutesActive, updateRoute, type Db, type Route, type RouteInput, type User } from "@fleet/db";
+import { pageRequest, pageWindow, paginate } from "../lib/pagination.js";
+
+/*
+ * Routes the user draws on the map (polylines). The spec shows none of their responses;
+ * reads follow the vendor's swagger (`{data, pagination}`), writes answer like geofences'.
+ */
+
+const WHAT = "Route";
+
+/** A route as get_routes returns it. Routes have no groups here, so group_id is 0 (ungrouped). */
+function record(r: Route, timezoneId: number): RouteRecord {
+  return {
+    id: r.id,
+    user_id: r.userId,
+    group_id: 0,
+    active: r.active ? 1 : 0,
+    name: r.name,
+    color: r.color,
+    coordinates: r.polyline.map((p) => ({ lat: p.lat, lng: p.lng })),
+    created_at: formatDateTime(r.createdAt.getTime(), timezoneId),
+    updated_at: formatDateTime(r.updatedAt.getTime(), timezoneId),
+  };
+}
+
+/** The body as the row's fields: at least 2 points, not all the same. */
+function input(b: AddRouteBody): RouteInput {
+  const points = readPointList(b.polyline, MAX_ROUTE_POINTS);
+  if (!points) throw new InvalidInputError({ polyline: `The polyline must be a list of at most ${MAX_ROUTE_POINTS} points {lat, lng}, lat -90 to 90 and lng -180 to 180.` });
+  if (points.length < 2 || points.every((p) => p.lat === points[0]!.lat && p.lng === points[0]!.lng)) throw new InvalidInputError({ polyline: "The polyline must have at least 2 different points." });
+  return { name: b.name, color: b.color, polyline: points.map((p) => ({ lat: p.lat, lng: p.lng })) };
+}
+
+/** A page of the user's routes; `url` is the request's, for the page links. */
+export async function list(db: Db, user: User, query: GetRoutesQuery, url: string) {
+  const page = pageRequest(query);
+  const { total, rows } = await pageUserRoutes(db, user.id, pageWindow(page));
+  const { data, from: _from, to: _to, ...pagination } = paginate({ url }, page, total, rows.map((r) => record(r, user.timezoneId)));
+  return { data, pagination, status: 1 as const };
+}
+
+export async function add(db: Db, user: User, body: AddRouteBody) {
+  return { status: 1 as const, id: (await createRoute(db, user.id, input(body))).id };
+}
+
+export async function edit(db: Db, user: User, body: EditRouteBody): Promise<void> {
+  if (!(await updateRoute(db, user.id, body.id, input(body)))) throw new NotFoundError(WHAT);
+}
+
+export async function destroy(db: Db, user: User, id: number): Promise<void> {
+  if (!(await destroyRoute(db, user.id, id))) throw new NotFoundError(WHAT);
+}
+
+export async function changeActive(db: Db, user: User, change: ChangeActive): Promise<void> {
+  const { ids, active } = readChangeActive(change);
+  if (!(await setRoutesActive(db, user.id, ids, active))) throw new NotFoundError(WHAT);
+}

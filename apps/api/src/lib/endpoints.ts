@@ -1,0 +1,87 @@
+import { FailureResponses } from "@fleet/contracts";
+import type { User } from "@fleet/db";
+import type { Static, TSchema } from "@sinclair/typebox";
+import type { TypeBoxTypeProvider } from "@fastify/type-provider-typebox";
+import type { FastifyBaseLogger, FastifyInstance, FastifyReply, FastifyRequest, RawReplyDefaultExpression, RawRequestDefaultExpression, RawServerDefault } from "fastify";
+import { currentUser } from "../plugins/app/auth.js";
+
+/*
+ * How an authenticated endpoint is declared: its path, its schemas, and one call into the
+ * group's domain module. Failures are thrown (see @fleet/contracts' errors) and answered
+ * by the errors plugin, so a handler only ever returns the success body.
+ */
+
+export type TypedApp = FastifyInstance<RawServerDefault, RawRequestDefaultExpression, RawReplyDefaultExpression, FastifyBaseLogger, TypeBoxTypeProvider>;
+
+/** `{status: 1}`: the answer of a write that has nothing else to say. */
+export const OK = { status: 1 as const };
+
+type In<S> = S extends TSchema ? Static<S> : undefined;
+
+export interface Spec<Q extends TSchema | undefined, B extends TSchema | undefined, R extends TSchema> {
+  summary: string;
+  query?: Q;
+  body?: B;
+  response: R;
+  /** Options fastify takes per route besides the schema (a larger bodyLimit, say). */
+  route?: { bodyLimit?: number };
+}
+
+/** What a handler gets: the signed-in user and the validated input. */
+export interface Call<Q, B> {
+  user: User;
+  query: In<Q>;
+  body: In<B>;
+  req: FastifyRequest;
+  reply: FastifyReply;
+}
+
+/** Input that clients send in the query (GET, as the vendor documents it) or in the body (POST). */
+export interface EitherSpec<I extends TSchema, Q extends TSchema | undefined, R extends TSchema> {
+  summary: string;
+  input: I;
+  /** Query fields the POST form keeps in the query besides the input (an id in the path's query, say). */
+  query?: Q;
+  response: R;
+}
+
+type Handler<Q, B, R extends TSchema> = (call: Call<Q, B>) => Promise<Static<R>> | Static<R>;
+
+export interface Endpoints {
+  get<Q extends TSchema | undefined, R extends TSchema>(path: string, spec: Spec<Q, undefined, R>, handler: Handler<Q, undefined, R>): void;
+  post<Q extends TSchema | undefined, B extends TSchema | undefined, R extends TSchema>(path: string, spec: Spec<Q, B, R>, handler: Handler<Q, B, R>): void;
+  /**
+   * GET with the input in the query and POST with it in the body, one handler for both:
+   * the vendor documents these as GET, and fastify reads no GET body, so clients that
+   * send a body use POST.
+   */
+  either<I extends TSchema, Q extends TSchema | undefined, R extends TSchema>(path: string, spec: EitherSpec<I, Q, R>, handler: (call: Call<Q, undefined> & { input: Static<I> }) => Promise<Static<R>> | Static<R>): void;
+}
+
+/** The endpoint declarations of one group, tagged alike in the OpenAPI document. */
+export function endpoints(app: TypedApp, tags: string[]): Endpoints {
+  type RawCall = Omit<Call<never, never>, "query" | "body"> & { query: unknown; body: unknown };
+  const route = (method: "GET" | "POST", path: string, spec: Spec<TSchema | undefined, TSchema | undefined, TSchema>, handler: (call: RawCall) => unknown) =>
+    app.route({
+      method,
+      url: path,
+      ...spec.route,
+      schema: {
+        tags,
+        summary: spec.summary,
+        ...(spec.query ? { querystring: spec.query } : {}),
+        ...(spec.body ? { body: spec.body } : {}),
+        response: { 200: spec.response, ...FailureResponses },
+      },
+      handler: async (req, reply) => handler({ user: currentUser(req), query: req.query, body: req.body, req, reply }),
+    });
+  return {
+    get: (path, spec, handler) => route("GET", path, spec, handler as never),
+    post: (path, spec, handler) => route("POST", path, spec, handler as never),
+    either(path, spec, handler) {
+      const { input, query, summary, response } = spec;
+      route("GET", path, { summary, response, query: input }, (call) => handler({ ...(call as Call<never, undefined>), input: call.query as never }));
+      route("POST", path, { summary, response, query, body: input }, (call) => handler({ ...(call as Call<never, undefined>), input: call.body as never }));
+    },
+  };
+}

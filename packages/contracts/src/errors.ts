@@ -1,0 +1,50 @@
+/*
+ * The one vocabulary of failures a request can end in. Domain code throws these; each
+ * app's error handler turns them into the spec's bodies (`failureOf`), so no route
+ * writes a failure body by hand.
+ */
+
+/** Bad input, field by field: 422 `{status: 0, errors: {field: message}}`. */
+export class InvalidInputError extends Error {
+  override readonly name = "InvalidInputError";
+  constructor(readonly errors: Readonly<Record<string, string>>) {
+    super(`Invalid input: ${Object.keys(errors).join(", ")}`);
+  }
+}
+
+/**
+ * A record that does not exist, is deleted, or is another user's: 404 `{status: 0, error:
+ * "<What> not found."}`. The three look alike on purpose, so ids cannot be probed.
+ */
+export class NotFoundError extends Error {
+  override readonly name = "NotFoundError";
+  constructor(readonly what: string) {
+    super(`${what} not found.`);
+  }
+}
+
+/** Any other refusal with one message and its status: 400, 401, 403, 413, 502, 503 … */
+export class FailureError extends Error {
+  override readonly name = "FailureError";
+  constructor(
+    readonly statusCode: number,
+    message: string,
+  ) {
+    super(message);
+  }
+}
+
+/** Throws the 422 when `errors` names any field; the usual end of a check that gathers them all. */
+export function assertNoErrors(errors: Readonly<Record<string, string>>): void {
+  if (Object.keys(errors).length > 0) throw new InvalidInputError(errors);
+}
+
+export type FailureBody = { status: 0; errors: Record<string, string> } | { status: 0; error: string };
+
+/** The status and body for one of the vocabulary's errors, undefined for anything else. */
+export function failureOf(err: unknown): { statusCode: number; body: FailureBody } | undefined {
+  if (err instanceof InvalidInputError) return { statusCode: 422, body: { status: 0, errors: { ...err.errors } } };
+  if (err instanceof NotFoundError) return { statusCode: 404, body: { status: 0, error: err.message } };
+  if (err instanceof FailureError) return { statusCode: err.statusCode, body: { status: 0, error: err.message } };
+  return undefined;
+}
