@@ -1,4 +1,4 @@
-import { movingSpeedsOf, type Db } from "@fleet/db";
+import { movingSpeedsOf, onDevicesChanged, type Db } from "@fleet/db";
 import type { HistoryStore } from "@fleet/history";
 import type { LiveStore } from "@fleet/live";
 import type { FastifyInstance } from "fastify";
@@ -38,6 +38,8 @@ declare module "fastify" {
 export default fp(
   async function services(app: FastifyInstance, opts: Services) {
     const live = restoringLive({ live: opts.live, history: opts.history, movingSpeedsOf: (ids) => movingSpeedsOf(opts.db, ids), logger: app.log });
+    // The one place a device change reaches the live list: every write announces its own.
+    onDevicesChanged(opts.db, (changed) => live.markChanged(changed));
     app.decorate("services", { db: opts.db, live, history: opts.history, commands: opts.commands, deadLetters: opts.deadLetters, settings: opts.settings });
   },
   { name: "services" },
