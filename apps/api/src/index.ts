@@ -1,4 +1,5 @@
 export { apiApp, type ApiAppOptions } from "./app.js";
+export { apiAppOptions, type ApiStores } from "./compose.js";
 export { ensureAdmin } from "./bootstrap.js";
 export { apiServerOptions } from "./fastify-options.js";
 export { API_VERSION } from "./version.js";

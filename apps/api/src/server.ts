@@ -2,16 +2,14 @@ import closeWithGrace from "close-with-grace";
 import Fastify from "fastify";
 import { pino } from "pino";
 import { createBus } from "@fleet/bus";
-import { ApiEnvSchema, historySettings, loadAppConfigOrExit } from "@fleet/config";
+import { ApiEnvSchema, busSettings, historySettings, loadAppConfigOrExit } from "@fleet/config";
 import { openDb } from "@fleet/db";
 import { createHistory } from "@fleet/history";
 import { createLive } from "@fleet/live";
 import { apiApp } from "./app.js";
 import { ensureAdmin } from "./bootstrap.js";
+import { apiAppOptions } from "./compose.js";
 import { apiServerOptions } from "./fastify-options.js";
-import { createBusCommandQueue } from "./lib/command-queue.js";
-import { busDeadLetters } from "./lib/dead-letters.js";
-import { API_VERSION } from "./version.js";
 
 const config = loadAppConfigOrExit(ApiEnvSchema, "the API", ["KAFKA_BROKERS", "DATABASE_URL", "REDIS_URL", "CLICKHOUSE_URL"]);
 const logger = pino({ name: "api", level: config.LOG_LEVEL });
@@ -22,11 +20,11 @@ if (await ensureAdmin(db.db, config.FLEET_ADMIN_EMAIL, config.FLEET_ADMIN_PASSWO
 const history = createHistory(historySettings(config));
 const live = createLive({ redisUrl: config.REDIS_URL });
 // GPRS commands go to the device gateways over the bus's `commands` topic.
-const bus = createBus({ kafkaBrokers: config.KAFKA_BROKERS, clientId: "fleet-api", logger, sessionTimeoutMs: config.KAFKA_SESSION_TIMEOUT_MS });
+const bus = createBus({ ...busSettings(config), clientId: "fleet-api", logger });
 const commandProducer = await bus.producer();
 
 const app = Fastify({ loggerInstance: logger, ...apiServerOptions() });
-await app.register(apiApp, { prefix: "/api", db: db.db, live, history, commands: createBusCommandQueue({ producer: commandProducer }), deadLetters: busDeadLetters(bus, commandProducer), settings: { offlineAfterMs: config.OFFLINE_AFTER_MINUTES * 60_000, version: API_VERSION, smsGatewayAllowPrivate: config.SMS_GATEWAY_ALLOW_PRIVATE } });
+await app.register(apiApp, apiAppOptions(config, { db: db.db, live, history, bus, producer: commandProducer }));
 
 closeWithGrace({ delay: 10_000 }, async ({ err }) => {
   if (err) logger.error({ err }, "shutting down after an error");

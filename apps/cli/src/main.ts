@@ -1,4 +1,5 @@
 import { parseArgs } from "node:util";
+import { CliEnvSchema, loadConfigOrExit } from "@fleet/config";
 import { FleetClient } from "./client.js";
 
 const HELP = `Usage: pnpm fleet <command> [options]
@@ -43,11 +44,12 @@ function need(name: keyof typeof values): string {
 }
 
 async function signedIn(): Promise<FleetClient> {
-  const client = new FleetClient(values.url ?? process.env.FLEET_URL ?? "http://127.0.0.1:8080");
+  const env = loadConfigOrExit(CliEnvSchema);
+  const client = new FleetClient(values.url ?? env.FLEET_URL);
   if (values.hash) client.useHash(values.hash);
   else {
-    const email = values.as ?? process.env.FLEET_EMAIL ?? process.env.FLEET_ADMIN_EMAIL ?? "admin@fleet.local";
-    const password = values["password-for-login"] ?? process.env.FLEET_PASSWORD ?? process.env.FLEET_ADMIN_PASSWORD ?? "admin12345";
+    const email = values.as ?? env.FLEET_EMAIL ?? env.FLEET_ADMIN_EMAIL;
+    const password = values["password-for-login"] ?? env.FLEET_PASSWORD ?? env.FLEET_ADMIN_PASSWORD;
     await client.login(email, password);
   }
   return client;

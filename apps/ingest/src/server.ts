@@ -2,7 +2,7 @@ import closeWithGrace from "close-with-grace";
 import Fastify from "fastify";
 import { pino } from "pino";
 import { createBus } from "@fleet/bus";
-import { IngestEnvSchema, loadAppConfigOrExit } from "@fleet/config";
+import { IngestEnvSchema, busSettings, loadAppConfigOrExit } from "@fleet/config";
 import { ingestApp } from "./app.js";
 import { createPublisher } from "./publisher.js";
 import { ingestServerOptions } from "./server-options.js";
@@ -10,7 +10,7 @@ import { ingestServerOptions } from "./server-options.js";
 const config = loadAppConfigOrExit(IngestEnvSchema, "ingest", ["KAFKA_BROKERS"]);
 const logger = pino({ name: "ingest", level: config.LOG_LEVEL });
 
-const bus = createBus({ kafkaBrokers: config.KAFKA_BROKERS, clientId: "fleet-ingest", logger, sessionTimeoutMs: config.KAFKA_SESSION_TIMEOUT_MS });
+const bus = createBus({ ...busSettings(config), clientId: "fleet-ingest", logger });
 const publisher = createPublisher({
   producer: await bus.producer(),
   batchMax: config.INGEST_BATCH_MAX,

@@ -20,11 +20,11 @@ import { pino } from "pino";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { createKafkaBus, type Bus } from "@fleet/bus";
 import { Topics } from "@fleet/contracts";
-import { hasService, sleep } from "@fleet/testkit";
+import { PrivateBroker, hasService, sleep } from "@fleet/testkit";
 import { ingestApp } from "../src/app.js";
 import { createPublisher, type Publisher } from "../src/publisher.js";
 import { ingestServerOptions } from "../src/server-options.js";
-import { PrivateBroker } from "./fixtures/private-broker.js";
+
 
 const CLIENTS = 32;
 const SEND_TIMEOUT_MS = 3000;

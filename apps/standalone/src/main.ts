@@ -2,12 +2,12 @@ import { mkdirSync } from "node:fs";
 import path from "node:path";
 import Fastify from "fastify";
 import type { Logger } from "pino";
-import { apiApp, apiServerOptions, API_VERSION, busDeadLetters, createBusCommandQueue, ensureAdmin } from "@fleet/api";
+import { apiApp, apiAppOptions, apiServerOptions, ensureAdmin } from "@fleet/api";
 import { createMemoryBus } from "@fleet/bus";
 import { historySettings, trackerSettings, type StandaloneEnv } from "@fleet/config";
 import { openDb } from "@fleet/db";
 import { createHistory, type HistoryStore } from "@fleet/history";
-import { createPublisher, ingestApp, insertGetFastPath, serverFactoryWith } from "@fleet/ingest";
+import { createPublisher, ingestApp, ingestServerOptions } from "@fleet/ingest";
 import { createLive } from "@fleet/live";
 import { startRules } from "@fleet/rules";
 import { startTracker } from "@fleet/tracker";
@@ -56,10 +56,11 @@ export async function startStandalone(config: StandaloneEnv, logger: Logger): Pr
   // GPRS commands wait on the in-process bus's `commands` topic for a device gateway.
   const commandProducer = await bus.producer();
 
-  // Devices' GET /insert.php is answered before fastify, as the ingest server does it.
-  const app = Fastify({ loggerInstance: logger, ...apiServerOptions(), serverFactory: serverFactoryWith(insertGetFastPath(publisher, logger)) });
+  // The ingest server's options (GET /insert.php before fastify, its query parser, no
+  // per-request log lines) with the API's (validation, body limit) on top.
+  const app = Fastify({ ...ingestServerOptions(logger, publisher), ...apiServerOptions() });
   await app.register(ingestApp, { publisher });
-  await app.register(apiApp, { prefix: "/api", db: db.db, live, history, commands: createBusCommandQueue({ producer: commandProducer }), deadLetters: busDeadLetters(bus, commandProducer), settings: { offlineAfterMs: config.OFFLINE_AFTER_MINUTES * 60_000, version: API_VERSION, smsGatewayAllowPrivate: config.SMS_GATEWAY_ALLOW_PRIVATE } });
+  await app.register(apiApp, apiAppOptions(config, { db: db.db, live, history, bus, producer: commandProducer }));
   const url = await app.listen({ host: config.HOST, port: config.PORT });
 
   return {

@@ -15,7 +15,7 @@ const admin = { FLEET_ADMIN_EMAIL: "root@restart.test", FLEET_ADMIN_PASSWORD: "r
 
 /** `pnpm fleet ...` as a user types it, against the running server. */
 async function fleetCli(url: string, ...args: string[]): Promise<string> {
-  const { stdout } = await run(process.execPath, ["--import", "tsx", "apps/cli/src/main.ts", ...args], {
+  const { stdout } = await run(process.execPath, ["--conditions=@fleet/source", "--import", "tsx", "apps/cli/src/main.ts", ...args], {
     cwd: repoRoot,
     env: { ...process.env, FLEET_URL: url, FLEET_EMAIL: admin.FLEET_ADMIN_EMAIL, FLEET_PASSWORD: admin.FLEET_ADMIN_PASSWORD },
   });

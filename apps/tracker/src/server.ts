@@ -1,23 +1,29 @@
 import closeWithGrace from "close-with-grace";
 import { pino } from "pino";
-import { createBus } from "@fleet/bus";
-import { TrackerEnvSchema, historySettings, loadAppConfigOrExit, trackerSettings } from "@fleet/config";
+import { createBus, exitOnFatal } from "@fleet/bus";
+import { TrackerEnvSchema, busSettings, historySettings, loadAppConfigOrExit, trackerSettings } from "@fleet/config";
 import { openDb } from "@fleet/db";
 import { createHistory } from "@fleet/history";
 import { createLive } from "@fleet/live";
-import { startTracker } from "./service.js";
+import { startTracker, type Tracker } from "./service.js";
 
 const config = loadAppConfigOrExit(TrackerEnvSchema, "the tracker", ["KAFKA_BROKERS", "DATABASE_URL", "REDIS_URL", "CLICKHOUSE_URL"]);
 const logger = pino({ name: "tracker", level: config.LOG_LEVEL });
 
-const bus = createBus({ kafkaBrokers: config.KAFKA_BROKERS, clientId: "fleet-tracker", logger, sessionTimeoutMs: config.KAFKA_SESSION_TIMEOUT_MS });
 const db = await openDb({ databaseUrl: config.DATABASE_URL, dataDir: config.DATA_DIR });
 await db.migrate();
 const history = createHistory(historySettings(config));
 await history.migrate();
 const live = createLive({ redisUrl: config.REDIS_URL });
 
-const tracker = await startTracker({
+let tracker: Tracker | undefined;
+async function shutdown() {
+  await tracker?.close();
+  await bus.close();
+  await Promise.all([history.close(), live.close(), db.close()]);
+}
+const bus = createBus({ ...busSettings(config), clientId: "fleet-tracker", logger, onFatal: exitOnFatal(logger, shutdown) });
+tracker = await startTracker({
   bus,
   db: db.db,
   history,
@@ -28,7 +34,5 @@ const tracker = await startTracker({
 
 closeWithGrace({ delay: 15_000 }, async ({ err }) => {
   if (err) logger.error({ err }, "shutting down after an error");
-  await tracker.close();
-  await bus.close();
-  await Promise.all([history.close(), live.close(), db.close()]);
+  await shutdown();
 });

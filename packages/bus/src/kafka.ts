@@ -29,6 +29,12 @@ export interface KafkaBusOptions {
    * logged. An app usually exits so its supervisor restarts it; the default only logs.
    */
   onFatal?: (err: Error, ctx: { groupId: string; topic: string }) => void;
+  /**
+   * How many crashes in a row (no batch handled between them) kafkajs may answer by
+   * restarting a consumer in-process; the next one stops it for good and `onFatal` runs.
+   * Default: no limit.
+   */
+  maxConsumerRestarts?: number;
 }
 
 /**
@@ -128,7 +134,11 @@ export function createKafkaBus(options: KafkaBusOptions): Bus {
     // retry again here: kafka.consumer() defaults its own to { retries: 5 } over the client's.
     const sessionTimeout = options.consumer?.sessionTimeout ?? DEFAULT_SESSION_TIMEOUT_MS;
     const heartbeatEvery = options.consumer?.heartbeatInterval ?? Math.max(100, Math.floor(sessionTimeout / 10));
-    const consumer = kafka.consumer({ groupId, retry, ...options.consumer, sessionTimeout, heartbeatInterval: heartbeatEvery });
+    // Counts crashes since the last handled batch; kafkajs asks before each restart.
+    let crashesInARow = 0;
+    const maxRestarts = options.maxConsumerRestarts ?? Infinity;
+    const restartOnFailure = async () => ++crashesInARow <= maxRestarts;
+    const consumer = kafka.consumer({ groupId, retry: { ...retry, restartOnFailure }, ...options.consumer, sessionTimeout, heartbeatInterval: heartbeatEvery });
     consumers.add(consumer);
     consumer.on(consumer.events.CRASH, ({ payload }) => {
       if (payload.restart) return; // kafkajs logs it and rejoins by itself
@@ -166,6 +176,7 @@ export function createKafkaBus(options: KafkaBusOptions): Bus {
           } finally {
             clearInterval(beat);
           }
+          crashesInARow = 0;
           // Whole records: a packed one's messages were all handled.
           if (last) resolveOffset(last.offset);
           await commitOffsetsIfNecessary();

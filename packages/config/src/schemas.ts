@@ -8,6 +8,8 @@ export const InfraEnvSchema = Type.Object({
   KAFKA_BROKERS: Type.Optional(Type.String({ pattern: "^[^,\\s]+(,[^,\\s]+)*$", description: "host:port[,host:port...]" })),
   /** How long a consumer that stopped heartbeating keeps its partitions (docs/decisions.md). */
   KAFKA_SESSION_TIMEOUT_MS: Type.Integer({ minimum: 6_000, maximum: 300_000, default: 10_000 }),
+  /** Crashes in a row a consumer may restart from in-process; the next stops the app for its supervisor (docs/decisions.md). */
+  KAFKA_CONSUMER_RESTARTS: Type.Integer({ minimum: 0, maximum: 10_000, default: 20 }),
   DATABASE_URL: Url("postgres://user:pass@host:5432/db"),
   CLICKHOUSE_URL: Url("http://host:8123"),
   CLICKHOUSE_USER: Type.Optional(Type.String()),
@@ -49,13 +51,18 @@ export type TrackerEnv = Static<typeof TrackerEnvSchema>;
 export const RulesEnvSchema = InfraEnvSchema;
 export type RulesEnv = Static<typeof RulesEnvSchema>;
 
+/** The administrator the API creates on first start, and the account the CLI signs in with by default. */
+const AdminAccount = {
+  FLEET_ADMIN_EMAIL: Type.String({ default: "admin@fleet.local", pattern: "^[^@\\s]+@[^@\\s]+$" }),
+  FLEET_ADMIN_PASSWORD: Type.String({ default: "admin12345", minLength: 6 }),
+};
+
 export const ApiEnvSchema = Type.Composite([
   InfraEnvSchema,
   Type.Object({
     HOST: Type.String({ default: "0.0.0.0" }),
     PORT: Port(8080),
-    FLEET_ADMIN_EMAIL: Type.String({ default: "admin@fleet.local", pattern: "^[^@\\s]+@[^@\\s]+$" }),
-    FLEET_ADMIN_PASSWORD: Type.String({ default: "admin12345", minLength: 6 }),
+    ...AdminAccount,
     /** Minutes without a new fix after which a device counts as offline. */
     OFFLINE_AFTER_MINUTES: Type.Integer({ minimum: 1, default: 5 }),
     /** Let accounts' SMS gateways be at private or loopback addresses (off: they must be public). */
@@ -67,6 +74,11 @@ export type ApiEnv = Static<typeof ApiEnvSchema>;
 /** All four apps in one process: the union of their settings, served on one port. */
 export const StandaloneEnvSchema = Type.Composite([IngestEnvSchema, TrackerEnvSchema, ApiEnvSchema, Type.Object({ PORT: Port(8080) })]);
 export type StandaloneEnv = Static<typeof StandaloneEnvSchema>;
+
+/** The bus settings in the shape `createBus` takes (its clientId, logger and onFatal are the app's). */
+export function busSettings(env: InfraEnv): { kafkaBrokers?: string; sessionTimeoutMs: number; maxConsumerRestarts: number } {
+  return { kafkaBrokers: env.KAFKA_BROKERS, sessionTimeoutMs: env.KAFKA_SESSION_TIMEOUT_MS, maxConsumerRestarts: env.KAFKA_CONSUMER_RESTARTS };
+}
 
 /** The history store settings in the shape `createHistory` takes. */
 export function historySettings(env: InfraEnv): { clickhouseUrl?: string; clickhouseUser?: string; clickhousePassword?: string; clickhouseDatabase: string; dataDir: string } {
@@ -88,3 +100,12 @@ export function trackerSettings(env: TrackerEnv): { flushRows: number; flushMs: 
     deviceSyncMs: env.TRACKER_DEVICE_SYNC_MS,
   };
 }
+
+/** `pnpm fleet`: where the API is and who signs in (FLEET_EMAIL/FLEET_PASSWORD, else the administrator). */
+export const CliEnvSchema = Type.Object({
+  FLEET_URL: Type.String({ default: "http://127.0.0.1:8080", pattern: "^https?://", description: "the API's base URL" }),
+  FLEET_EMAIL: Type.Optional(Type.String({ minLength: 1 })),
+  FLEET_PASSWORD: Type.Optional(Type.String({ minLength: 1 })),
+  ...AdminAccount,
+});
+export type CliEnv = Static<typeof CliEnvSchema>;

@@ -4,3 +4,4 @@ export * from "./redis.js";
 export * from "./postgres.js";
 export * from "./kafka.js";
 export * from "./clickhouse.js";
+export * from "./private-broker.js";

@@ -1,3 +1,4 @@
+import { FailureError, InvalidInputError } from "@fleet/contracts";
 import type { FastifyPluginAsync, FastifyReply } from "fastify";
 import { insertOne } from "../insert-one.js";
 import { parsePosition, type ParsedPosition } from "../parse.js";
@@ -6,13 +7,6 @@ import { BusUnavailableError, type Publisher } from "../publisher.js";
 export const BATCH_MAX_POSITIONS = 10_000;
 const BATCH_BODY_LIMIT = 32 * 1024 * 1024;
 
-function fail(reply: FastifyReply, err: unknown) {
-  if (err instanceof BusUnavailableError) {
-    reply.log.warn({ err: err.cause }, "bus did not take positions");
-    return reply.code(503).send({ status: 0, error: err.message });
-  }
-  throw err;
-}
 
 /** One position per request: the spec's GET, and the same fields as a form or JSON POST. */
 export const insertRoutes: FastifyPluginAsync<{ publisher: Publisher }> = async (app, { publisher }) => {
@@ -30,14 +24,10 @@ export const insertRoutes: FastifyPluginAsync<{ publisher: Publisher }> = async 
   });
 
   /** Gateways: a JSON array or NDJSON of positions; valid ones are taken even when others are not. */
-  app.post("/insert", { bodyLimit: BATCH_BODY_LIMIT }, async (req, reply) => {
+  app.post("/insert", { bodyLimit: BATCH_BODY_LIMIT }, async (req) => {
     const items = req.body;
-    if (!Array.isArray(items)) {
-      return reply.code(422).send({ status: 0, errors: { body: "Send a JSON array or NDJSON of positions." } });
-    }
-    if (items.length > BATCH_MAX_POSITIONS) {
-      return reply.code(413).send({ status: 0, error: `At most ${BATCH_MAX_POSITIONS} positions per request.` });
-    }
+    if (!Array.isArray(items)) throw new InvalidInputError({ body: "Send a JSON array or NDJSON of positions." });
+    if (items.length > BATCH_MAX_POSITIONS) throw new FailureError(413, `At most ${BATCH_MAX_POSITIONS} positions per request.`);
     const accepted: ParsedPosition[] = [];
     const rejected: { index: number; errors: Record<string, string> }[] = [];
     const now = Date.now();
@@ -49,7 +39,9 @@ export const insertRoutes: FastifyPluginAsync<{ publisher: Publisher }> = async 
     try {
       await publisher.publish(accepted);
     } catch (err) {
-      return fail(reply, err);
+      if (!(err instanceof BusUnavailableError)) throw err;
+      req.log.warn({ err: err.cause }, "bus did not take positions");
+      throw new FailureError(503, err.message);
     }
     return { status: 1, accepted: accepted.length, rejected };
   });

@@ -1,0 +1,32 @@
+import type { Bus, BusProducer } from "@fleet/bus";
+import type { ApiEnv } from "@fleet/config";
+import type { Db } from "@fleet/db";
+import type { HistoryStore } from "@fleet/history";
+import type { LiveStore } from "@fleet/live";
+import type { ApiAppOptions } from "./app.js";
+import { createBusCommandQueue } from "./lib/command-queue.js";
+import { busDeadLetters } from "./lib/dead-letters.js";
+import { API_VERSION } from "./version.js";
+
+export interface ApiStores {
+  db: Db;
+  live: LiveStore;
+  history: HistoryStore;
+  /** Reads the dead-letter topics for administrators. */
+  bus: Bus;
+  /** Sends GPRS commands (the `commands` topic) and republished dead letters. */
+  producer: BusProducer;
+}
+
+/** How the API is mounted, by its own server and by the all-in-one process alike: under /api, over these stores. */
+export function apiAppOptions(config: Pick<ApiEnv, "OFFLINE_AFTER_MINUTES" | "SMS_GATEWAY_ALLOW_PRIVATE">, stores: ApiStores): ApiAppOptions & { prefix: string } {
+  return {
+    prefix: "/api",
+    db: stores.db,
+    live: stores.live,
+    history: stores.history,
+    commands: createBusCommandQueue({ producer: stores.producer }),
+    deadLetters: busDeadLetters(stores.bus, stores.producer),
+    settings: { offlineAfterMs: config.OFFLINE_AFTER_MINUTES * 60_000, version: API_VERSION, smsGatewayAllowPrivate: config.SMS_GATEWAY_ALLOW_PRIVATE },
+  };
+}
