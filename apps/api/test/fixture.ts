@@ -20,7 +20,7 @@ import { Value } from "@sinclair/typebox/value";
 import Fastify, { type FastifyInstance, type InjectOptions } from "fastify";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { createMemoryBus, type Bus, type BusProducer } from "@fleet/bus";
-import { AddDeviceResponseSchema, MessageFailureSchema, ValidationFailureSchema, WrongCredentialsSchema, type LiveState } from "@fleet/contracts";
+import { AddDeviceResponseSchema, FailureError, MessageFailureSchema, ValidationFailureSchema, WrongCredentialsSchema, type LiveState } from "@fleet/contracts";
 import { createUser, findUserByEmail, openDb, type CreateUserInput, type Db, type DbHandle, type User } from "@fleet/db";
 import { createChdbHistory, type HistoryStore } from "@fleet/history";
 import { createMemoryLive, type LiveStore } from "@fleet/live";
@@ -272,9 +272,14 @@ export class ApiHarness {
     const app = Fastify(apiServerOptions());
     // Root hooks, added before the app: they see every request, 404s and parser errors included.
     const errors = new WeakMap<object, string>();
-    app.addHook("onError", async (req, _reply, err) => void errors.set(req, err.stack ?? String(err)));
+    // A FailureError is an answer the code chose (an upstream's 502/503), not a fault behind one.
+    const chosen = new WeakSet<object>();
+    app.addHook("onError", async (req, _reply, err) => {
+      errors.set(req, err.stack ?? String(err));
+      if (err instanceof FailureError) chosen.add(req);
+    });
     app.addHook("onResponse", async (req, reply) => {
-      const provoked = this.provokingUpstream > 0 && (reply.statusCode === 502 || reply.statusCode === 503) && !errors.has(req);
+      const provoked = this.provokingUpstream > 0 && (reply.statusCode === 502 || reply.statusCode === 503) && (!errors.has(req) || chosen.has(req));
       if (reply.statusCode >= 500 && !provoked) this.serverErrors.push(`${req.method} ${req.url} → ${reply.statusCode}${errors.has(req) ? `\n${errors.get(req)}` : ""}`);
     });
     const producer: BusProducer = {

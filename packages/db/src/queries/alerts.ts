@@ -1,27 +1,13 @@
 import { and, asc, eq, inArray, ne } from "drizzle-orm";
-import type { Db, Tx } from "../client.js";
+import type { Db, Queryable, Tx } from "../client.js";
+import { assertNotRefused, type Refusal } from "../errors.js";
+import { ownedRows } from "../owned.js";
 import { alertDevices, alerts, customEvents, type Alert, type AlertNotifications } from "../schema/alerts.js";
 import { devices } from "../schema/devices.js";
 import { drivers } from "../schema/drivers.js";
 import { geofences } from "../schema/geofences.js";
 import { userDevices } from "../schema/user-devices.js";
 import { isRowId } from "../row-id.js";
-
-type Queryable = Db | Tx;
-
-/** Body fields of an alert that hold ids of the user's records. */
-export type AlertReferenceField = "devices" | "zones" | "geofences" | "drivers" | "events_custom";
-
-/**
- * An alert write refused for its content: ids that are not the user's (missing and foreign
- * alike), or a rule a builder checked against the stored alert. Messages by field.
- */
-export class AlertRejectedError extends Error {
-  override readonly name = "AlertRejectedError";
-  constructor(readonly errors: Record<string, string>) {
-    super(`Alert rejected: ${Object.keys(errors).join(", ")}`);
-  }
-}
 
 /** Everything add_alert and edit_alert store. */
 export interface AlertValues {
@@ -51,44 +37,42 @@ export interface AlertChoices {
   customEvents: { id: number; message: string }[];
 }
 
-const mine = (userId: number, id: number) => and(eq(alerts.id, id), eq(alerts.userId, userId));
+const owned = ownedRows(alerts);
 
-const REFERENCE_LABELS: Record<AlertReferenceField, string> = { devices: "devices", zones: "zones", geofences: "geofences", drivers: "drivers", events_custom: "custom events" };
+/** The id lists of an alert that name the user's records. */
+type ReferenceList = "devices" | "zones" | "geofences" | "drivers" | "eventsCustom";
 
-/** Which of `ids` name the user's records of that kind (non-deleted devices the user has, own geofences, drivers, custom events). */
-async function ownedIds(q: Queryable, userId: number, field: AlertReferenceField, ids: readonly number[]): Promise<Set<number>> {
+const byUser = (table: typeof geofences | typeof drivers | typeof customEvents, userId: number, ids: number[]) => and(eq(table.userId, userId), inArray(table.id, ids));
+
+/** Which of `ids` name the user's records of that list's kind (non-deleted devices the user has, own geofences, drivers, custom events). */
+async function ownedIds(q: Queryable, userId: number, list: ReferenceList, ids: readonly number[]): Promise<Set<number>> {
   const wanted = [...new Set(ids)].filter(isRowId);
   if (wanted.length === 0) return new Set();
   let rows: { id: number }[];
-  if (field === "devices") {
+  if (list === "devices") {
     rows = await q
       .select({ id: userDevices.deviceId })
       .from(userDevices)
       .innerJoin(devices, eq(devices.id, userDevices.deviceId))
       .where(and(eq(userDevices.userId, userId), eq(devices.deleted, false), inArray(userDevices.deviceId, wanted)));
-  } else if (field === "drivers") {
-    rows = await q.select({ id: drivers.id }).from(drivers).where(and(eq(drivers.userId, userId), inArray(drivers.id, wanted)));
-  } else if (field === "events_custom") {
-    rows = await q.select({ id: customEvents.id }).from(customEvents).where(and(eq(customEvents.userId, userId), inArray(customEvents.id, wanted)));
   } else {
-    rows = await q.select({ id: geofences.id }).from(geofences).where(and(eq(geofences.userId, userId), inArray(geofences.id, wanted)));
+    const table = list === "drivers" ? drivers : list === "eventsCustom" ? customEvents : geofences;
+    rows = await q.select({ id: table.id }).from(table).where(byUser(table, userId, wanted));
   }
   return new Set(rows.map((r) => r.id));
 }
 
-/** The id lists of `values` that name anything but the user's records, as 422 messages by field. */
-async function referenceErrors(q: Queryable, userId: number, lists: Partial<Record<AlertReferenceField, readonly number[]>>): Promise<Record<string, string>> {
-  const errors: Record<string, string> = {};
-  for (const [field, ids] of Object.entries(lists) as [AlertReferenceField, readonly number[]][]) {
-    const owned = await ownedIds(q, userId, field, ids);
-    if (!ids.every((id) => owned.has(id))) errors[field] = `The selected ${REFERENCE_LABELS[field]} are invalid.`;
+/** Refuses the lists that name anything but the user's records. */
+async function assertOwnReferences(q: Queryable, userId: number, lists: Partial<Record<ReferenceList, readonly number[]>>): Promise<void> {
+  const refusals: Record<string, Refusal> = {};
+  for (const [list, ids] of Object.entries(lists) as [ReferenceList, readonly number[]][]) {
+    const mine = await ownedIds(q, userId, list, ids);
+    if (!ids.every((id) => mine.has(id))) refusals[list] = { kind: "unknown", many: true };
   }
-  return errors;
+  assertNotRefused(refusals);
 }
 
-function referenceLists(v: AlertValues): Record<AlertReferenceField, number[]> {
-  return { devices: v.devices, zones: v.zones, geofences: v.geofences, drivers: v.drivers, events_custom: v.eventsCustom };
-}
+const referenceLists = ({ devices, zones, geofences, drivers, eventsCustom }: AlertValues) => ({ devices, zones, geofences, drivers, eventsCustom });
 
 function columns(v: AlertValues) {
   return {
@@ -150,34 +134,35 @@ async function view(db: Queryable, rows: Alert[], choices: AlertChoices): Promis
 }
 
 /** The user's alerts by id. */
-export async function listUserAlerts(db: Db, userId: number, choices?: AlertChoices): Promise<UserAlert[]> {
-  const rows = await db.select().from(alerts).where(eq(alerts.userId, userId)).orderBy(asc(alerts.id));
-  return view(db, rows, choices ?? (await listAlertChoices(db, userId)));
+export async function listUserAlerts(db: Queryable, userId: number, choices?: AlertChoices): Promise<UserAlert[]> {
+  return view(db, await owned.list(db, userId), choices ?? (await listAlertChoices(db, userId)));
 }
 
 /** The user's alert, or undefined when it does not exist or is another user's (callers answer both alike). */
-export async function findUserAlert(db: Db, userId: number, alertId: number, choices?: AlertChoices): Promise<UserAlert | undefined> {
-  if (!isRowId(alertId)) return undefined;
-  const rows = await db.select().from(alerts).where(mine(userId, alertId));
-  if (rows.length === 0) return undefined;
-  const [found] = await view(db, rows, choices ?? (await listAlertChoices(db, userId)));
+export async function findUserAlert(db: Queryable, userId: number, alertId: number, choices?: AlertChoices): Promise<UserAlert | undefined> {
+  const row = await owned.find(db, userId, alertId);
+  if (!row) return undefined;
+  const [found] = await view(db, [row], choices ?? (await listAlertChoices(db, userId)));
   return found;
+}
+
+/** The user's alert, locked for the rest of the transaction; undefined when it is not the user's. */
+async function lockAlert(tx: Tx, userId: number, alertId: number): Promise<Alert | undefined> {
+  if (!isRowId(alertId)) return undefined;
+  const [row] = await tx.select().from(alerts).where(owned.mine(userId, alertId)).for("update");
+  return row;
 }
 
 /**
  * Inserts the alert and its devices in one transaction; returns its id.
- * @throws AlertRejectedError when an id list names anything but the user's records.
+ * @throws RefusedError (devices, zones, geofences, drivers, eventsCustom: unknown) when an id list names anything but the user's records.
  */
 export async function createAlert(db: Db, userId: number, values: AlertValues): Promise<number> {
   return db.transaction(async (tx) => {
-    const errors = await referenceErrors(tx, userId, referenceLists(values));
-    if (Object.keys(errors).length > 0) throw new AlertRejectedError(errors);
-    const [row] = await tx
-      .insert(alerts)
-      .values({ ...columns(values), userId })
-      .returning({ id: alerts.id });
-    await writeDevices(tx, row!.id, values.devices);
-    return row!.id;
+    await assertOwnReferences(tx, userId, referenceLists(values));
+    const { id } = await owned.create(tx, userId, columns(values));
+    await writeDevices(tx, id, values.devices);
+    return id;
   });
 }
 
@@ -185,61 +170,48 @@ export async function createAlert(db: Db, userId: number, values: AlertValues): 
  * Rewrites the user's alert with what `build` makes of the stored one (locked meanwhile;
  * its id lists already cut to the user's current records, so a kept list holds no stale
  * ids), in one transaction. False when the alert does not exist or is another user's.
- * @throws AlertRejectedError from `build`, or when an id list names anything but the user's records.
+ * Whatever `build` throws rolls the transaction back and propagates.
+ * @throws RefusedError (as createAlert's) when an id list names anything but the user's records.
  */
 export async function updateAlert(db: Db, userId: number, alertId: number, build: (stored: Alert) => AlertValues): Promise<boolean> {
-  if (!isRowId(alertId)) return false;
   return db.transaction(async (tx) => {
-    const [stored] = await tx.select().from(alerts).where(mine(userId, alertId)).for("update");
+    const stored = await lockAlert(tx, userId, alertId);
     if (!stored) return false;
-    const kept = async (field: AlertReferenceField, ids: number[]) => {
-      const owned = await ownedIds(tx, userId, field, ids);
-      return ids.filter((id) => owned.has(id));
+    const kept = async (list: ReferenceList, ids: number[]) => {
+      const mine = await ownedIds(tx, userId, list, ids);
+      return ids.filter((id) => mine.has(id));
     };
     const current: Alert = {
       ...stored,
       zones: await kept("zones", stored.zones),
       geofences: await kept("geofences", stored.geofences),
       drivers: await kept("drivers", stored.drivers),
-      eventsCustom: await kept("events_custom", stored.eventsCustom),
+      eventsCustom: await kept("eventsCustom", stored.eventsCustom),
     };
     const values = build(current);
-    const errors = await referenceErrors(tx, userId, referenceLists(values));
-    if (Object.keys(errors).length > 0) throw new AlertRejectedError(errors);
-    await tx
-      .update(alerts)
-      .set({ ...columns(values), updatedAt: new Date() })
-      .where(mine(userId, alertId));
+    await assertOwnReferences(tx, userId, referenceLists(values));
+    await owned.update(tx, userId, alertId, columns(values));
     await writeDevices(tx, alertId, values.devices);
     return true;
   });
 }
 
 /** Deletes the user's alert (its device rows go by the foreign key); false when not found. */
-export async function destroyAlert(db: Db, userId: number, alertId: number): Promise<boolean> {
-  if (!isRowId(alertId)) return false;
-  const gone = await db.delete(alerts).where(mine(userId, alertId)).returning({ id: alerts.id });
-  return gone.length > 0;
-}
+export const destroyAlert = (db: Queryable, userId: number, alertId: number): Promise<boolean> => owned.destroy(db, userId, alertId);
 
 /**
  * Sets `active` on all of `alertIds` or on none: false, with nothing changed, when any of
- * them is not the user's alert. Alerts already in that state keep their updated_at.
+ * them is not the user's alert. Unlike ownedRows' setActive, alerts already in that state
+ * are not written, so they keep their updated_at.
  */
 export async function setAlertsActive(db: Db, userId: number, alertIds: readonly number[], active: boolean): Promise<boolean> {
   const ids = [...new Set(alertIds)];
   if (!ids.every(isRowId)) return false;
+  const these = and(eq(alerts.userId, userId), inArray(alerts.id, ids));
   return db.transaction(async (tx) => {
-    const found = await tx
-      .select({ id: alerts.id })
-      .from(alerts)
-      .where(and(eq(alerts.userId, userId), inArray(alerts.id, ids)))
-      .for("update");
+    const found = await tx.select({ id: alerts.id }).from(alerts).where(these).orderBy(asc(alerts.id)).for("update");
     if (found.length !== ids.length) return false;
-    await tx
-      .update(alerts)
-      .set({ active, updatedAt: new Date() })
-      .where(and(eq(alerts.userId, userId), inArray(alerts.id, ids), ne(alerts.active, active)));
+    await tx.update(alerts).set({ active }).where(and(these, ne(alerts.active, active)));
     return true;
   });
 }
@@ -247,20 +219,18 @@ export async function setAlertsActive(db: Db, userId: number, alertIds: readonly
 /**
  * Replaces the devices of the user's alert, in one transaction; false when the alert is not
  * the user's. The same set again changes nothing, updated_at included.
- * @throws AlertRejectedError when a device is not one of the user's non-deleted devices.
+ * @throws RefusedError `{devices: unknown}` when a device is not one of the user's non-deleted devices.
  */
 export async function setAlertDevices(db: Db, userId: number, alertId: number, deviceIds: readonly number[]): Promise<boolean> {
-  if (!isRowId(alertId)) return false;
   return db.transaction(async (tx) => {
-    const [stored] = await tx.select({ id: alerts.id }).from(alerts).where(mine(userId, alertId)).for("update");
-    if (!stored) return false;
-    const errors = await referenceErrors(tx, userId, { devices: deviceIds });
-    if (Object.keys(errors).length > 0) throw new AlertRejectedError(errors);
+    if (!(await lockAlert(tx, userId, alertId))) return false;
+    await assertOwnReferences(tx, userId, { devices: deviceIds });
     const wanted = [...new Set(deviceIds)].sort((a, b) => a - b);
     const current = (await tx.select({ id: alertDevices.deviceId }).from(alertDevices).where(eq(alertDevices.alertId, alertId)).orderBy(asc(alertDevices.deviceId))).map((r) => r.id);
     if (current.length === wanted.length && current.every((id, i) => id === wanted[i])) return true;
     await writeDevices(tx, alertId, wanted);
-    await tx.update(alerts).set({ updatedAt: new Date() }).where(mine(userId, alertId));
+    // The devices are part of the alert: its updated_at moves with them.
+    await tx.update(alerts).set({ updatedAt: new Date() }).where(owned.mine(userId, alertId));
     return true;
   });
 }

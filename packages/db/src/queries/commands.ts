@@ -1,11 +1,10 @@
-import { and, asc, eq, inArray } from "drizzle-orm";
-import type { Db, Tx } from "../client.js";
+import { and, asc, eq, inArray, type SQL } from "drizzle-orm";
+import type { Db, Queryable } from "../client.js";
+import { RefusedError } from "../errors.js";
 import { sentCommands, type SentCommand } from "../schema/commands.js";
 import { devices } from "../schema/devices.js";
 import { userDevices } from "../schema/user-devices.js";
 import { isRowId } from "../row-id.js";
-
-type Queryable = Db | Tx;
 
 /** What the command endpoints need of a device. */
 export interface CommandDevice {
@@ -15,35 +14,25 @@ export interface CommandDevice {
   simNumber: string;
 }
 
-/** The user's non-deleted devices by id: every one can be sent a GPRS command. */
-export function listCommandDevices(db: Queryable, userId: number): Promise<CommandDevice[]> {
+/** The user's non-deleted devices by id; `where` narrows them. */
+function commandDevices(db: Queryable, userId: number, where?: SQL): Promise<CommandDevice[]> {
   return db
     .select({ id: devices.id, name: devices.name, imei: devices.imei, simNumber: devices.simNumber })
     .from(userDevices)
     .innerJoin(devices, eq(devices.id, userDevices.deviceId))
-    .where(and(eq(userDevices.userId, userId), eq(devices.deleted, false)))
+    .where(and(eq(userDevices.userId, userId), eq(devices.deleted, false), where))
     .orderBy(asc(devices.id));
 }
+
+/** The user's non-deleted devices by id: every one can be sent a GPRS command. */
+export const listCommandDevices = (db: Queryable, userId: number): Promise<CommandDevice[]> => commandDevices(db, userId);
 
 /** Those of `ids` that are the user's non-deleted devices; missing, deleted and other users' ids are left out alike. */
 export async function findCommandDevices(db: Queryable, userId: number, ids: readonly number[]): Promise<Map<number, CommandDevice>> {
   const valid = ids.filter(isRowId);
   if (valid.length === 0) return new Map();
-  const rows = await db
-    .select({ id: devices.id, name: devices.name, imei: devices.imei, simNumber: devices.simNumber })
-    .from(userDevices)
-    .innerJoin(devices, eq(devices.id, userDevices.deviceId))
-    .where(and(eq(userDevices.userId, userId), eq(devices.deleted, false), inArray(devices.id, valid)));
+  const rows = await commandDevices(db, userId, inArray(devices.id, valid));
   return new Map(rows.map((r) => [r.id, r]));
-}
-
-/** A request key sent again for the same device with a different command. */
-export class RequestKeyReusedError extends Error {
-  override readonly name = "RequestKeyReusedError";
-  readonly field = "request_id";
-  constructor(readonly requestKey: string) {
-    super(`Request key ${requestKey} was used for another command`);
-  }
 }
 
 export interface GprsCommandInput {
@@ -69,7 +58,7 @@ function canonical(value: unknown): string {
  * throws, nothing is written and the error propagates). With a request key, a repeat
  * for the same device returns the first request's row and enqueues nothing; a
  * concurrent repeat waits on the unique index until the first commits.
- * @throws RequestKeyReusedError when the key was used for this device with another command.
+ * @throws RefusedError `{requestKey: taken}` when the key was used for this device with another command.
  */
 export async function recordGprsCommand(
   db: Db,
@@ -92,7 +81,7 @@ export async function recordGprsCommand(
       .select()
       .from(sentCommands)
       .where(and(eq(sentCommands.userId, userId), eq(sentCommands.channel, "gprs"), eq(sentCommands.deviceId, input.deviceId), eq(sentCommands.requestKey, input.requestKey!)));
-    if (!first || first.type !== input.type || canonical(first.payload) !== canonical(input.attributes)) throw new RequestKeyReusedError(input.requestKey!);
+    if (!first || first.type !== input.type || canonical(first.payload) !== canonical(input.attributes)) throw new RefusedError({ requestKey: { kind: "taken" } });
     return { command: first, created: false };
   });
 }
