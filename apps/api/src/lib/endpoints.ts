@@ -23,6 +23,8 @@ export interface Spec<Q extends TSchema | undefined, B extends TSchema | undefin
   query?: Q;
   body?: B;
   response: R;
+  /** Failure answers of this endpoint's own, by status, beside the ones every endpoint has (FailureResponses). */
+  failures?: Record<number, TSchema>;
   /** Options fastify takes per route besides the schema (a larger bodyLimit, say). */
   route?: { bodyLimit?: number };
 }
@@ -71,7 +73,7 @@ export function endpoints(app: TypedApp, tags: string[]): Endpoints {
         summary: spec.summary,
         ...(spec.query ? { querystring: spec.query } : {}),
         ...(spec.body ? { body: spec.body } : {}),
-        response: { 200: spec.response, ...FailureResponses },
+        response: { 200: spec.response, ...FailureResponses, ...spec.failures },
       },
       handler: async (req, reply) => handler({ user: currentUser(req), query: req.query, body: req.body, req, reply }),
     });

@@ -1,4 +1,5 @@
 import {
+  CommandQueueUnavailableSchema,
   GetDeviceCommandsQuerySchema,
   GetDeviceCommandsResponseSchema,
   SendCommandDataResponseSchema,
@@ -6,6 +7,7 @@ import {
   SendGprsCommandResponseSchema,
   SendSmsCommandBodySchema,
   SendSmsCommandResponseSchema,
+  SmsGatewayFailureSchema,
 } from "@fleet/contracts";
 import type { FastifyPluginAsyncTypebox } from "@fastify/type-provider-typebox";
 import * as commands from "../domain/commands.js";
@@ -27,6 +29,7 @@ export const commandRoutes: FastifyPluginAsyncTypebox = async (app) => {
       summary: "Queue a GPRS command for a device; a repeated request_id (or Idempotency-Key) answers the first request and queues nothing",
       body: SendGprsCommandBodySchema,
       response: SendGprsCommandResponseSchema,
+      failures: { 503: CommandQueueUnavailableSchema },
     },
     ({ user, body, req }) => commands.sendGprs(db, live, queue, user, body, req.headers["idempotency-key"]),
   );
@@ -36,6 +39,7 @@ export const commandRoutes: FastifyPluginAsyncTypebox = async (app) => {
       summary: "Send an SMS to each device's SIM number through the account's SMS gateway; each send is recorded as sent or failed",
       body: SendSmsCommandBodySchema,
       response: SendSmsCommandResponseSchema,
+      failures: { 502: SmsGatewayFailureSchema },
     },
     ({ user, body }) => commands.sendSms(db, settings, user, body),
   );
