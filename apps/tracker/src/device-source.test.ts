@@ -60,11 +60,11 @@ describe("dbDeviceSource", () => {
     expect((await mine(since))?.engineSensor).toEqual({ type: "ignition", tagName: "ign", onValue: "1", offValue: "0" });
 
     const beforeEdit = new Date();
-    await updateUserSensor(handle.db, user.id, added!.sensor.id, { ...onOff("ignition", "key"), onValue: "on", offValue: "off" });
+    await updateUserSensor(handle.db, user.id, added!.id, { ...onOff("ignition", "key"), onValue: "on", offValue: "off" });
     expect((await mine(beforeEdit))?.engineSensor).toEqual({ type: "ignition", tagName: "key", onValue: "on", offValue: "off" });
 
     const beforeDelete = new Date();
-    await deleteUserSensor(handle.db, user.id, added!.sensor.id);
+    await deleteUserSensor(handle.db, user.id, added!.id);
     expect(await mine(beforeDelete)).toMatchObject({ removed: false, engineSensor: null });
   });
 });

@@ -89,7 +89,7 @@ function describeOn(kind: "postgres" | "pglite"): void {
       const user = await createUser(db.db, { email: `rfid-${uniqueSuffix()}@example.com`, password: "secret-pw-1" });
       const imei = `86${Date.now()}${uniqueSuffix()}`.slice(0, 20);
       const device = await createDevice(db.db, user.id, { name: "Van", imei, iconId: 1, fuelMeasurementId: 1, tailLength: 5, minMovingSpeed: 6, minFuelFillings: 10, minFuelThefts: 10 });
-      const driver = (name: string, rfid: string) => createDriver(db.db, user.id, { deviceId: device.id, name, rfid }).then((r) => r.driver);
+      const driver = (name: string, rfid: string) => createDriver(db.db, user.id, { deviceId: device.id, name, rfid });
       return { user, device, imei, driver };
     }
 
@@ -156,7 +156,7 @@ function describeOn(kind: "postgres" | "pglite"): void {
       await a.driver("Mine too", "SHARED-CARD");
       // Added last, so current by hand: a card read replaces a hand-set driver.
       await a.driver("Set by hand", "");
-      const theirs = await createDriver(db.db, other.user.id, { deviceId: other.device.id, name: "Theirs", rfid: "shared-card" }).then((r) => r.driver);
+      const theirs = await createDriver(db.db, other.user.id, { deviceId: other.device.id, name: "Theirs", rfid: "shared-card" });
       await third.driver("Unrelated", "other-card");
 
       const switched = await assignDriversByRfid(db.db, [{ deviceId: a.device.id, rfid: "shared-card", fixTime: T0 }]);

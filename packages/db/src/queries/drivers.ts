@@ -1,21 +1,13 @@
-import { and, asc, count, eq, isNotNull, ne, sql } from "drizzle-orm";
-import type { Db, Tx } from "../client.js";
+import { and, asc, eq, isNotNull, ne, sql } from "drizzle-orm";
+import type { Db, Queryable, Tx } from "../client.js";
+import { announceChanged, type DeviceOwners } from "../device-changes.js";
+import { RefusedError } from "../errors.js";
+import { ownedRows, type Page } from "../owned.js";
 import { devices } from "../schema/devices.js";
 import { drivers, type Driver, type NewDriver } from "../schema/drivers.js";
 import { userDevices } from "../schema/user-devices.js";
-import { findUserDevice } from "./devices.js";
 import { isRowId } from "../row-id.js";
-
-type Queryable = Db | Tx;
-
-/** A device id that does not exist, is deleted or is another user's (the three look alike). */
-export class UnknownDriverDeviceError extends Error {
-  override readonly name = "UnknownDriverDeviceError";
-  readonly field = "device_id";
-  constructor(readonly deviceId: number) {
-    super(`Device ${deviceId} not found`);
-  }
-}
+import { findUserDevice } from "./devices.js";
 
 /** The writable fields of a driver; absent optional fields keep their stored value on update. */
 export interface DriverInput {
@@ -27,24 +19,13 @@ export interface DriverInput {
   description?: string;
 }
 
+const owned = ownedRows(drivers);
+
 /** One page of the user's drivers by id, and how many the user has in all. */
-export async function listUserDrivers(db: Queryable, userId: number, page: { limit: number; offset: number }): Promise<{ total: number; drivers: Driver[] }> {
-  const [rows, [counted]] = await Promise.all([
-    db.select().from(drivers).where(eq(drivers.userId, userId)).orderBy(asc(drivers.id)).limit(page.limit).offset(page.offset),
-    db.select({ n: count() }).from(drivers).where(eq(drivers.userId, userId)),
-  ]);
-  return { total: counted?.n ?? 0, drivers: rows };
-}
+export const pageUserDrivers = (db: Queryable, userId: number, page: Page): Promise<{ total: number; rows: Driver[] }> => owned.page(db, userId, page);
 
 /** The user's driver, or undefined when it does not exist or is another user's (callers answer both alike). */
-export async function findUserDriver(db: Queryable, userId: number, driverId: number): Promise<Driver | undefined> {
-  if (!isRowId(driverId)) return undefined;
-  const [row] = await db
-    .select()
-    .from(drivers)
-    .where(and(eq(drivers.id, driverId), eq(drivers.userId, userId)));
-  return row;
-}
+export const findUserDriver = (db: Queryable, userId: number, driverId: number): Promise<Driver | undefined> => owned.find(db, userId, driverId);
 
 /** id → name of the user's non-deleted devices: what a driver can be assigned to. */
 export async function listDriverDeviceChoices(db: Queryable, userId: number): Promise<Map<number, string>> {
@@ -58,11 +39,18 @@ export async function listDriverDeviceChoices(db: Queryable, userId: number): Pr
 }
 
 /**
+ * A current driver is the user's own (one per pivot), so a device whose driver changed
+ * changed in that user's live list only.
+ */
+const seenBy = (userId: number, deviceIds: readonly number[]): DeviceOwners[] => deviceIds.map((deviceId) => ({ deviceId, userIds: [userId] }));
+
+/**
  * Makes `driverId` the user's current driver of `deviceId` by hand (since = null, so the
  * next RFID read may replace it), and takes it off the user's other devices: one driver
- * drives one vehicle. Returns every device whose current driver changed.
+ * drives one vehicle. Refuses a device that is not one of the user's non-deleted ones.
+ * Returns every device whose current driver changed.
  */
-async function assignByHand(tx: Tx, userId: number, driverId: number, deviceId: number): Promise<number[]> {
+async function assignByHand(tx: Tx, userId: number, driverId: number, deviceId: number): Promise<DeviceOwners[]> {
   const cleared = await tx
     .update(userDevices)
     .set({ currentDriverId: null, currentDriverSince: null })
@@ -72,7 +60,12 @@ async function assignByHand(tx: Tx, userId: number, driverId: number, deviceId: 
     .update(userDevices)
     .set({ currentDriverId: driverId, currentDriverSince: null })
     .where(and(eq(userDevices.userId, userId), eq(userDevices.deviceId, deviceId)));
-  return [deviceId, ...cleared.map((r) => r.deviceId)];
+  return seenBy(userId, [deviceId, ...cleared.map((r) => r.deviceId)]);
+}
+
+/** Refuses (nothing written) a device that is not one of the user's non-deleted devices. */
+async function assertUserDevice(tx: Tx, userId: number, deviceId: number): Promise<void> {
+  if (!(await findUserDevice(tx, userId, deviceId))) throw new RefusedError({ deviceId: { kind: "unknown" } });
 }
 
 /** `input` as columns, the absent optional fields left out so an update keeps their stored values. */
@@ -85,61 +78,56 @@ function driverValues(input: DriverInput): Pick<NewDriver, "deviceId" | "name" |
 }
 
 /**
- * Inserts the driver and makes it its device's current driver for the user, in one
- * transaction. Returns the driver and the devices whose current driver changed.
- * @throws UnknownDriverDeviceError when deviceId is not one of the user's non-deleted devices.
+ * Runs a driver write and its hand assignment in one transaction, then announces the
+ * devices whose current driver changed: after the commit, so a poll sees the new rows.
  */
-export async function createDriver(db: Db, userId: number, input: DriverInput): Promise<{ driver: Driver; changedDeviceIds: number[] }> {
-  return db.transaction(async (tx) => {
-    if (!(await findUserDevice(tx, userId, input.deviceId))) throw new UnknownDriverDeviceError(input.deviceId);
-    const [driver] = await tx
-      .insert(drivers)
-      .values({ ...driverValues(input), userId })
-      .returning();
-    const changedDeviceIds = await assignByHand(tx, userId, driver!.id, input.deviceId);
-    return { driver: driver!, changedDeviceIds };
+async function written<T>(db: Db, work: (tx: Tx) => Promise<{ result: T; changed: DeviceOwners[] }>): Promise<T> {
+  const { result, changed } = await db.transaction(work);
+  await announceChanged(db, changed);
+  return result;
+}
+
+/**
+ * Inserts the driver and makes it its device's current driver for the user, in one
+ * transaction. Refuses `deviceId` (RefusedError) when it is not one of the user's non-deleted devices.
+ */
+export function createDriver(db: Db, userId: number, input: DriverInput): Promise<Driver> {
+  return written(db, async (tx) => {
+    await assertUserDevice(tx, userId, input.deviceId);
+    const driver = await owned.create(tx, userId, driverValues(input));
+    return { result: driver, changed: await assignByHand(tx, userId, driver.id, input.deviceId) };
   });
 }
 
 /**
  * Updates the user's driver and makes it its device's current driver, in one transaction.
- * Returns undefined when the driver does not exist or is another user's.
- * @throws UnknownDriverDeviceError when deviceId is not one of the user's non-deleted devices.
+ * Undefined when the driver does not exist or is another user's; refuses `deviceId`
+ * (RefusedError) when it is not one of the user's non-deleted devices.
  */
-export async function updateDriver(db: Db, userId: number, driverId: number, input: DriverInput): Promise<{ driver: Driver; changedDeviceIds: number[] } | undefined> {
-  if (!isRowId(driverId)) return undefined;
-  return db.transaction(async (tx) => {
-    if (!(await findUserDriver(tx, userId, driverId))) return undefined;
-    if (!(await findUserDevice(tx, userId, input.deviceId))) throw new UnknownDriverDeviceError(input.deviceId);
+export function updateDriver(db: Db, userId: number, driverId: number, input: DriverInput): Promise<Driver | undefined> {
+  return written(db, async (tx) => {
+    if (!(await owned.find(tx, userId, driverId))) return { result: undefined, changed: [] };
+    await assertUserDevice(tx, userId, input.deviceId);
     // Scoped by user again: the row may have gone since the read above.
-    const [driver] = await tx
-      .update(drivers)
-      .set(driverValues(input))
-      .where(and(eq(drivers.id, driverId), eq(drivers.userId, userId)))
-      .returning();
-    if (!driver) return undefined;
-    return { driver, changedDeviceIds: await assignByHand(tx, userId, driverId, input.deviceId) };
+    const driver = await owned.update(tx, userId, driverId, driverValues(input));
+    return { result: driver, changed: driver ? await assignByHand(tx, userId, driverId, input.deviceId) : [] };
   });
 }
 
 /**
  * Deletes the user's driver; the pivots it was current on lose it by the foreign key.
- * Returns those devices, or undefined when the driver does not exist or is another user's.
+ * False when the driver does not exist or is another user's.
  */
-export async function destroyDriver(db: Db, userId: number, driverId: number): Promise<{ changedDeviceIds: number[] } | undefined> {
-  if (!isRowId(driverId)) return undefined;
-  return db.transaction(async (tx) => {
+export async function destroyDriver(db: Db, userId: number, driverId: number): Promise<boolean> {
+  if (!isRowId(driverId)) return false;
+  return written(db, async (tx) => {
     // Locked first: a pivot cannot take the driver (its foreign key check waits on this
     // lock) between reading who holds it and the delete.
-    const [found] = await tx
-      .select({ id: drivers.id })
-      .from(drivers)
-      .where(and(eq(drivers.id, driverId), eq(drivers.userId, userId)))
-      .for("update");
-    if (!found) return undefined;
-    const holders = await tx.select({ deviceId: userDevices.deviceId }).from(userDevices).where(eq(userDevices.currentDriverId, driverId));
+    const [found] = await tx.select({ id: drivers.id }).from(drivers).where(owned.mine(userId, driverId)).for("update");
+    if (!found) return { result: false, changed: [] };
+    const holders = await tx.select({ deviceId: userDevices.deviceId, userId: userDevices.userId }).from(userDevices).where(eq(userDevices.currentDriverId, driverId));
     await tx.delete(drivers).where(eq(drivers.id, driverId));
-    return { changedDeviceIds: holders.map((h) => h.deviceId) };
+    return { result: true, changed: holders.map((h) => ({ deviceId: h.deviceId, userIds: [h.userId] })) };
   });
 }
 

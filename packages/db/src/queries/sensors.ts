@@ -1,21 +1,14 @@
 import { and, asc, count, eq, exists, gte, inArray, sql } from "drizzle-orm";
-import type { Db, Tx } from "../client.js";
+import type { Db, Queryable } from "../client.js";
+import { announceChanged, ownersOf } from "../device-changes.js";
 import { devices } from "../schema/devices.js";
 import { sensors, type NewSensor, type Sensor } from "../schema/sensors.js";
 import { userDevices } from "../schema/user-devices.js";
 import { findUserDevice } from "./devices.js";
 import { isRowId } from "../row-id.js";
 
-type Queryable = Db | Tx;
-
 /** A sensor's own columns, as a create or an edit writes them; ids, owner and timestamps are the server's. */
 export type SensorValues = Omit<NewSensor, "id" | "userId" | "deviceId" | "createdAt" | "updatedAt">;
-
-/** A changed sensor and every user of its device, whose live lists must refresh. */
-export interface SensorChange {
-  sensor: Sensor;
-  userIds: number[];
-}
 
 /** The types engine detection reads (a device's `detect_engine`). */
 const ENGINE_TYPES = ["ignition", "acc", "engine"] as const;
@@ -34,9 +27,13 @@ function visibleTo(db: Queryable, userId: number) {
   );
 }
 
-async function userIdsOfDevice(db: Queryable, deviceId: number): Promise<number[]> {
-  const rows = await db.select({ userId: userDevices.userId }).from(userDevices).where(eq(userDevices.deviceId, deviceId)).orderBy(asc(userDevices.userId));
-  return rows.map((r) => r.userId);
+/**
+ * A sensor belongs to its device, so every user who sees the device sees the change in
+ * the live list. Announced once the write has committed; undefined (nothing written) passes through.
+ */
+async function announced(db: Db, sensor: Sensor | undefined): Promise<Sensor | undefined> {
+  if (sensor) await announceChanged(db, await ownersOf(db, [sensor.deviceId]));
+  return sensor;
 }
 
 /** The sensor if the user may see it; undefined when it does not exist or is not theirs (answered alike). */
@@ -98,35 +95,35 @@ export async function pageDeviceSensors(db: Queryable, deviceId: number, page: {
  * Adds a sensor to one of the user's non-deleted devices, checked in the same
  * transaction; undefined when the device is not theirs.
  */
-export async function createUserSensor(db: Db, userId: number, deviceId: number, values: SensorValues): Promise<SensorChange | undefined> {
-  return db.transaction(async (tx) => {
-    const device = await findUserDevice(tx, userId, deviceId);
-    if (!device) return undefined;
+export async function createUserSensor(db: Db, userId: number, deviceId: number, values: SensorValues): Promise<Sensor | undefined> {
+  const created = await db.transaction(async (tx) => {
+    if (!(await findUserDevice(tx, userId, deviceId))) return undefined;
     const [sensor] = await tx
       .insert(sensors)
       .values({ ...values, userId, deviceId })
       .returning();
-    return { sensor: sensor!, userIds: await userIdsOfDevice(tx, deviceId) };
+    return sensor;
   });
+  return announced(db, created);
 }
 
 /** Rewrites a sensor the user may see, in one statement; undefined when it is gone or not theirs. */
-export async function updateUserSensor(db: Db, userId: number, sensorId: number, values: SensorValues): Promise<SensorChange | undefined> {
+export async function updateUserSensor(db: Db, userId: number, sensorId: number, values: SensorValues): Promise<Sensor | undefined> {
   if (!isRowId(sensorId)) return undefined;
   const [sensor] = await db
     .update(sensors)
     .set(values)
     .where(and(eq(sensors.id, sensorId), visibleTo(db, userId)))
     .returning();
-  return sensor ? { sensor, userIds: await userIdsOfDevice(db, sensor.deviceId) } : undefined;
+  return announced(db, sensor);
 }
 
 /** Deletes a sensor the user may see; undefined when it is gone or not theirs. */
-export async function deleteUserSensor(db: Db, userId: number, sensorId: number): Promise<SensorChange | undefined> {
+export async function deleteUserSensor(db: Db, userId: number, sensorId: number): Promise<Sensor | undefined> {
   if (!isRowId(sensorId)) return undefined;
   const [sensor] = await db
     .delete(sensors)
     .where(and(eq(sensors.id, sensorId), visibleTo(db, userId)))
     .returning();
-  return sensor ? { sensor, userIds: await userIdsOfDevice(db, sensor.deviceId) } : undefined;
+  return announced(db, sensor);
 }
