@@ -29,14 +29,6 @@ export function assertNotRefused(refusals: Readonly<Record<string, Refusal>>): v
   if (Object.keys(refusals).length > 0) throw new RefusedError(refusals);
 }
 
-export class DuplicateEmailError extends Error {
-  override readonly name = "DuplicateEmailError";
-  readonly field = "email";
-  constructor(readonly email: string) {
-    super(`A user with email ${email} already exists`);
-  }
-}
-
 export class DuplicateImeiError extends Error {
   override readonly name = "DuplicateImeiError";
   readonly field = "imei";

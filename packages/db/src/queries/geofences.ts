@@ -1,27 +1,9 @@
 import { and, asc, count, desc, eq, ilike, inArray, not, or, sql } from "drizzle-orm";
-import type { Db, Tx } from "../client.js";
+import type { Db, Queryable, Tx } from "../client.js";
+import { RefusedError } from "../errors.js";
+import { ownedRows } from "../owned.js";
 import { geofenceGroups, geofences, type Geofence, type GeofenceGroup, type LatLng } from "../schema/geofences.js";
 import { isRowId } from "../row-id.js";
-
-type Queryable = Db | Tx;
-
-/** A geofence group id that does not exist or is another user's (the two look alike). */
-export class UnknownGeofenceGroupError extends Error {
-  override readonly name = "UnknownGeofenceGroupError";
-  readonly field = "group_id";
-  constructor(readonly groupId: number) {
-    super(`Geofence group ${groupId} not found`);
-  }
-}
-
-/** Geofence ids of which at least one does not exist or is another user's. */
-export class UnknownGeofencesError extends Error {
-  override readonly name = "UnknownGeofencesError";
-  readonly field = "geofences";
-  constructor(readonly geofenceIds: readonly number[]) {
-    super(`Geofences not found: ${geofenceIds.slice(0, 10).join(", ")}`);
-  }
-}
 
 /**
  * A geofence's writable fields, already checked: a polygon's closed ring with no center or
@@ -39,116 +21,65 @@ export interface GeofenceInput {
   active?: boolean;
 }
 
+const owned = ownedRows(geofences);
+const ownedGroups = ownedRows(geofenceGroups);
+
 /** The user's geofences, by id. */
-export function listUserGeofences(db: Queryable, userId: number): Promise<Geofence[]> {
-  return db.select().from(geofences).where(eq(geofences.userId, userId)).orderBy(asc(geofences.id));
-}
+export const listUserGeofences = (db: Queryable, userId: number): Promise<Geofence[]> => owned.list(db, userId);
 
 /** The user's geofence, or undefined when it does not exist or is another user's. */
-export async function findUserGeofence(db: Queryable, userId: number, geofenceId: number): Promise<Geofence | undefined> {
-  if (!isRowId(geofenceId)) return undefined;
-  const [row] = await db
-    .select()
-    .from(geofences)
-    .where(and(eq(geofences.id, geofenceId), eq(geofences.userId, userId)));
-  return row;
-}
+export const findUserGeofence = (db: Queryable, userId: number, geofenceId: number): Promise<Geofence | undefined> => owned.find(db, userId, geofenceId);
+
+/** Deletes the user's geofence; false when it does not exist or is another user's. */
+export const destroyGeofence = (db: Queryable, userId: number, geofenceId: number): Promise<boolean> => owned.destroy(db, userId, geofenceId);
+
+/** Sets `active` on every listed geofence of the user, all or nothing (false: nothing changed). */
+export const setGeofencesActive = (db: Db, userId: number, ids: readonly number[], active: boolean): Promise<boolean> => owned.setActive(db, userId, ids, active);
 
 /**
  * Locks the user's group against deletion until the transaction ends, so the geofence
  * written next cannot point at a group deleted meanwhile (a foreign key error, a 500).
- * @throws UnknownGeofenceGroupError when the group is not the user's.
+ * @throws RefusedError `{groupId: unknown}` when the group is not the user's.
  */
-async function holdGroup(tx: Tx, userId: number, groupId: number): Promise<void> {
-  const [found] = isRowId(groupId)
-    ? await tx
-        .select({ id: geofenceGroups.id })
-        .from(geofenceGroups)
-        .where(and(eq(geofenceGroups.id, groupId), eq(geofenceGroups.userId, userId)))
-        .for("share")
-    : [];
-  if (!found) throw new UnknownGeofenceGroupError(groupId);
+async function holdGroup(tx: Tx, userId: number, groupId: number | null | undefined): Promise<void> {
+  if (groupId == null) return;
+  const [found] = isRowId(groupId) ? await tx.select({ id: geofenceGroups.id }).from(geofenceGroups).where(ownedGroups.mine(userId, groupId)).for("share") : [];
+  if (!found) throw new RefusedError({ groupId: { kind: "unknown" } });
 }
 
 function geofenceValues(input: GeofenceInput) {
-  return {
-    name: input.name,
-    type: input.type,
-    polygonColor: input.polygonColor,
-    coordinates: input.coordinates,
-    center: input.center,
-    radius: input.radius,
-    ...(input.groupId === undefined ? {} : { groupId: input.groupId }),
-    ...(input.active === undefined ? {} : { active: input.active }),
-  };
+  const { groupId, active, ...shape } = input;
+  return { ...shape, ...(groupId === undefined ? {} : { groupId }), ...(active === undefined ? {} : { active }) };
 }
 
 /**
  * Inserts the user's geofence.
- * @throws UnknownGeofenceGroupError when groupId is set and not one of the user's groups.
+ * @throws RefusedError `{groupId: unknown}` when groupId is set and not one of the user's groups.
  */
 export async function createGeofence(db: Db, userId: number, input: GeofenceInput): Promise<Geofence> {
   return db.transaction(async (tx) => {
-    if (input.groupId != null) await holdGroup(tx, userId, input.groupId);
-    const [row] = await tx
-      .insert(geofences)
-      .values({ ...geofenceValues(input), userId })
-      .returning();
-    return row!;
+    await holdGroup(tx, userId, input.groupId);
+    return owned.create(tx, userId, geofenceValues(input));
   });
 }
 
 /**
  * Rewrites the user's geofence. Returns undefined when it does not exist or is another user's.
- * @throws UnknownGeofenceGroupError when groupId is set and not one of the user's groups.
+ * @throws RefusedError `{groupId: unknown}` when groupId is set and not one of the user's groups.
  */
 export async function updateGeofence(db: Db, userId: number, geofenceId: number, input: GeofenceInput): Promise<Geofence | undefined> {
   if (!isRowId(geofenceId)) return undefined;
   return db.transaction(async (tx) => {
-    if (!(await findUserGeofence(tx, userId, geofenceId))) return undefined;
-    if (input.groupId != null) await holdGroup(tx, userId, input.groupId);
-    const [row] = await tx
-      .update(geofences)
-      .set(geofenceValues(input))
-      .where(and(eq(geofences.id, geofenceId), eq(geofences.userId, userId)))
-      .returning();
-    return row;
-  });
-}
-
-/** Deletes the user's geofence; false when it does not exist or is another user's. */
-export async function destroyGeofence(db: Queryable, userId: number, geofenceId: number): Promise<boolean> {
-  if (!isRowId(geofenceId)) return false;
-  const gone = await db
-    .delete(geofences)
-    .where(and(eq(geofences.id, geofenceId), eq(geofences.userId, userId)))
-    .returning({ id: geofences.id });
-  return gone.length > 0;
-}
-
-/**
- * Sets `active` on every listed geofence of the user, all or nothing: false (nothing
- * changed) when any id does not exist or is another user's.
- */
-export async function setGeofencesActive(db: Db, userId: number, ids: readonly number[], active: boolean): Promise<boolean> {
-  const wanted = [...new Set(ids)];
-  if (wanted.length === 0 || !wanted.every(isRowId)) return false;
-  return db.transaction(async (tx) => {
-    const mine = and(eq(geofences.userId, userId), inArray(geofences.id, wanted));
-    // In id order, so two requests locking overlapping sets cannot deadlock.
-    const locked = await tx.select({ id: geofences.id }).from(geofences).where(mine).orderBy(asc(geofences.id)).for("update");
-    if (locked.length !== wanted.length) return false;
-    await tx.update(geofences).set({ active }).where(mine);
-    return true;
+    if (!(await owned.find(tx, userId, geofenceId))) return undefined;
+    await holdGroup(tx, userId, input.groupId);
+    return owned.update(tx, userId, geofenceId, geofenceValues(input));
   });
 }
 
 // ---- groups ---------------------------------------------------------------------------
 
 /** The user's geofence groups, by id. */
-export function listUserGeofenceGroups(db: Queryable, userId: number): Promise<GeofenceGroup[]> {
-  return db.select().from(geofenceGroups).where(eq(geofenceGroups.userId, userId)).orderBy(asc(geofenceGroups.id));
-}
+export const listUserGeofenceGroups = (db: Queryable, userId: number): Promise<GeofenceGroup[]> => ownedGroups.list(db, userId);
 
 export interface GeofenceGroupPage {
   /** Part of the title to look for, any case; LIKE wildcards in it match themselves. */
@@ -181,60 +112,69 @@ export interface GeofenceGroupInput {
   geofenceIds?: readonly number[];
 }
 
+const unknownGeofences = () => new RefusedError({ geofenceIds: { kind: "unknown", many: true } });
+
 /**
  * Makes `ids` the group's members and ungroups its other geofences. The caller holds the
  * group's row lock, so no geofence joins it meanwhile; the rows touched are locked here in
  * id order, as every multi-row write of this module does, so concurrent writes cannot deadlock.
- * @throws UnknownGeofencesError when any id is not one of the user's geofences.
+ * @throws RefusedError `{geofenceIds: unknown}` when any id is not one of the user's geofences.
  */
 async function setMembers(tx: Tx, userId: number, groupId: number, ids: readonly number[]): Promise<void> {
   const wanted = [...new Set(ids)];
-  if (!wanted.every(isRowId)) throw new UnknownGeofencesError(wanted);
+  if (!wanted.every(isRowId)) throw unknownGeofences();
   const listed = wanted.length > 0 ? inArray(geofences.id, wanted) : undefined;
+  const members = eq(geofences.groupId, groupId);
   const touched = await tx
     .select({ id: geofences.id })
     .from(geofences)
-    .where(and(eq(geofences.userId, userId), listed ? or(listed, eq(geofences.groupId, groupId)) : eq(geofences.groupId, groupId)))
+    .where(and(eq(geofences.userId, userId), listed ? or(listed, members) : members))
     .orderBy(asc(geofences.id))
     .for("update");
   const found = new Set(touched.map((r) => r.id));
-  const unknown = wanted.filter((id) => !found.has(id));
-  if (unknown.length > 0) throw new UnknownGeofencesError(unknown);
+  if (wanted.some((id) => !found.has(id))) throw unknownGeofences();
   if (listed) await tx.update(geofences).set({ groupId }).where(and(eq(geofences.userId, userId), listed));
   await tx
     .update(geofences)
     .set({ groupId: null })
-    .where(and(eq(geofences.userId, userId), eq(geofences.groupId, groupId), listed ? not(listed) : undefined));
+    .where(and(eq(geofences.userId, userId), members, listed ? not(listed) : undefined));
+}
+
+/**
+ * The user's group, locked until the transaction ends (a concurrent update or destroy of
+ * it waits); undefined when it does not exist or is another user's.
+ */
+async function lockGroup(tx: Tx, userId: number, groupId: number): Promise<GeofenceGroup | undefined> {
+  const [group] = await tx.select().from(geofenceGroups).where(ownedGroups.mine(userId, groupId)).for("update");
+  return group;
 }
 
 /**
  * Creates the user's group, moving the listed geofences into it, in one transaction.
- * @throws UnknownGeofencesError when any listed id is not one of the user's geofences.
+ * @throws RefusedError `{geofenceIds: unknown}` when any listed id is not one of the user's geofences.
  */
 export async function createGeofenceGroup(db: Db, userId: number, input: GeofenceGroupInput & { title: string }): Promise<GeofenceGroup> {
   return db.transaction(async (tx) => {
-    const [group] = await tx.insert(geofenceGroups).values({ userId, title: input.title }).returning();
-    if (input.geofenceIds) await setMembers(tx, userId, group!.id, input.geofenceIds);
-    return group!;
+    const group = await ownedGroups.create(tx, userId, { title: input.title });
+    if (input.geofenceIds) await setMembers(tx, userId, group.id, input.geofenceIds);
+    return group;
   });
 }
 
 /**
  * Renames the user's group and/or replaces its members, in one transaction. Returns
  * undefined when the group does not exist or is another user's.
- * @throws UnknownGeofencesError when any listed id is not one of the user's geofences.
+ * @throws RefusedError `{geofenceIds: unknown}` when any listed id is not one of the user's geofences.
  */
 export async function updateGeofenceGroup(db: Db, userId: number, groupId: number, input: GeofenceGroupInput): Promise<GeofenceGroup | undefined> {
   if (!isRowId(groupId)) return undefined;
   return db.transaction(async (tx) => {
-    const mine = and(eq(geofenceGroups.id, groupId), eq(geofenceGroups.userId, userId));
     // Locked first: a concurrent destroy waits, and the members are not moved into a group being deleted.
-    const [group] = await tx.select().from(geofenceGroups).where(mine).for("update");
+    const group = await lockGroup(tx, userId, groupId);
     if (!group) return undefined;
     if (input.geofenceIds) await setMembers(tx, userId, groupId, input.geofenceIds);
     if (input.title === undefined) return group;
-    const [renamed] = await tx.update(geofenceGroups).set({ title: input.title }).where(mine).returning();
-    return renamed;
+    return ownedGroups.update(tx, userId, groupId, { title: input.title });
   });
 }
 
@@ -245,12 +185,9 @@ export async function updateGeofenceGroup(db: Db, userId: number, groupId: numbe
 export async function destroyGeofenceGroup(db: Db, userId: number, groupId: number): Promise<boolean> {
   if (!isRowId(groupId)) return false;
   return db.transaction(async (tx) => {
-    const mine = and(eq(geofenceGroups.id, groupId), eq(geofenceGroups.userId, userId));
-    const [group] = await tx.select({ id: geofenceGroups.id }).from(geofenceGroups).where(mine).for("update");
-    if (!group) return false;
+    if (!(await lockGroup(tx, userId, groupId))) return false;
     // The members in id order before the delete's own updates take them in any order.
     await tx.select({ id: geofences.id }).from(geofences).where(eq(geofences.groupId, groupId)).orderBy(asc(geofences.id)).for("update");
-    await tx.delete(geofenceGroups).where(mine);
-    return true;
+    return ownedGroups.destroy(tx, userId, groupId);
   });
 }

@@ -1,30 +1,12 @@
-import { and, asc, count, eq, inArray } from "drizzle-orm";
-import type { Db, Tx } from "../client.js";
+import { and, eq, inArray } from "drizzle-orm";
+import type { Db, Queryable, Tx } from "../client.js";
+import { RefusedError } from "../errors.js";
+import { ownedRows, type Page } from "../owned.js";
 import { devices } from "../schema/devices.js";
 import { geofences } from "../schema/geofences.js";
 import { reports, type Report } from "../schema/reports.js";
 import { userDevices } from "../schema/user-devices.js";
 import { isRowId } from "../row-id.js";
-
-type Queryable = Db | Tx;
-
-/** A device id of a report that does not exist, is deleted or is another user's (they look alike). */
-export class UnknownReportDeviceError extends Error {
-  override readonly name = "UnknownReportDeviceError";
-  readonly field = "devices";
-  constructor(readonly deviceIds: number[]) {
-    super(`Devices ${deviceIds.join(", ")} not found`);
-  }
-}
-
-/** A geofence id of a report that does not exist or is another user's (they look alike). */
-export class UnknownReportGeofenceError extends Error {
-  override readonly name = "UnknownReportGeofenceError";
-  readonly field = "geofences";
-  constructor(readonly geofenceIds: number[]) {
-    super(`Geofences ${geofenceIds.join(", ")} not found`);
-  }
-}
 
 /** A report definition as stored: the API has already applied the type's rules. */
 export interface ReportInput {
@@ -43,28 +25,30 @@ export interface ReportInput {
   parameters: Record<string, number | string>;
 }
 
-/** Which of `ids` are the user's non-deleted devices. */
-async function ownedDeviceIds(db: Queryable, userId: number, ids: readonly number[]): Promise<Set<number>> {
+/** Which of `ids` `select` finds (the user's records among them); an empty list asks nothing. */
+async function idSet(ids: readonly number[], select: (wanted: number[]) => Promise<{ id: number }[]>): Promise<Set<number>> {
   const wanted = [...new Set(ids)].filter(isRowId);
-  if (wanted.length === 0) return new Set();
-  const rows = await db
-    .select({ id: devices.id })
-    .from(userDevices)
-    .innerJoin(devices, eq(devices.id, userDevices.deviceId))
-    .where(and(eq(userDevices.userId, userId), eq(devices.deleted, false), inArray(devices.id, wanted)));
-  return new Set(rows.map((r) => r.id));
+  return new Set(wanted.length === 0 ? [] : (await select(wanted)).map((r) => r.id));
 }
 
+/** Which of `ids` are the user's non-deleted devices. */
+const ownedDeviceIds = (db: Queryable, userId: number, ids: readonly number[]) =>
+  idSet(ids, (wanted) =>
+    db
+      .select({ id: devices.id })
+      .from(userDevices)
+      .innerJoin(devices, eq(devices.id, userDevices.deviceId))
+      .where(and(eq(userDevices.userId, userId), eq(devices.deleted, false), inArray(devices.id, wanted))),
+  );
+
 /** Which of `ids` are the user's geofences. */
-async function ownedGeofenceIds(db: Queryable, userId: number, ids: readonly number[]): Promise<Set<number>> {
-  const wanted = [...new Set(ids)].filter(isRowId);
-  if (wanted.length === 0) return new Set();
-  const rows = await db
-    .select({ id: geofences.id })
-    .from(geofences)
-    .where(and(eq(geofences.userId, userId), inArray(geofences.id, wanted)));
-  return new Set(rows.map((r) => r.id));
-}
+const ownedGeofenceIds = (db: Queryable, userId: number, ids: readonly number[]) =>
+  idSet(ids, (wanted) =>
+    db
+      .select({ id: geofences.id })
+      .from(geofences)
+      .where(and(eq(geofences.userId, userId), inArray(geofences.id, wanted))),
+  );
 
 /**
  * The report with only the devices and geofences the user still has: the lists are
@@ -80,83 +64,50 @@ async function withCurrentLinks(db: Queryable, userId: number, rows: Report[]): 
   return rows.map((r) => current(r, deviceIds, geofenceIds));
 }
 
-/** One page of the user's reports by id, and how many the user has in all. */
-export async function listUserReports(db: Queryable, userId: number, page: { limit: number; offset: number }): Promise<{ total: number; reports: Report[] }> {
-  const [rows, [counted]] = await Promise.all([
-    db.select().from(reports).where(eq(reports.userId, userId)).orderBy(asc(reports.id)).limit(page.limit).offset(page.offset),
-    db.select({ n: count() }).from(reports).where(eq(reports.userId, userId)),
-  ]);
-  return { total: counted?.n ?? 0, reports: await withCurrentLinks(db, userId, rows) };
-}
+const owned = ownedRows(reports);
 
-/** The user's report, or undefined when it does not exist or is another user's (callers answer both alike). */
-export async function findUserReport(db: Queryable, userId: number, reportId: number): Promise<Report | undefined> {
-  if (!isRowId(reportId)) return undefined;
-  const [row] = await db
-    .select()
-    .from(reports)
-    .where(and(eq(reports.id, reportId), eq(reports.userId, userId)));
-  return row && (await withCurrentLinks(db, userId, [row]))[0];
+/** One page of the user's reports by id, and how many the user has in all. */
+export async function listUserReports(db: Queryable, userId: number, page: Page): Promise<{ total: number; reports: Report[] }> {
+  const { total, rows } = await owned.page(db, userId, page);
+  return { total, reports: await withCurrentLinks(db, userId, rows) };
 }
 
 /**
  * `input` with its id lists deduplicated (first occurrence kept).
- * @throws UnknownReportDeviceError / UnknownReportGeofenceError for an id that is not the user's.
+ * @throws RefusedError `{devices: unknown}`, else `{geofences: unknown}`, for an id that is not the user's.
  */
 async function checkedValues(tx: Tx, userId: number, input: ReportInput): Promise<ReportInput> {
   const deviceIds = [...new Set(input.devices)];
   const geofenceIds = [...new Set(input.geofences)];
   const ownDevices = await ownedDeviceIds(tx, userId, deviceIds);
   const ownGeofences = await ownedGeofenceIds(tx, userId, geofenceIds);
-  const strangeDevices = deviceIds.filter((id) => !ownDevices.has(id));
-  if (strangeDevices.length > 0) throw new UnknownReportDeviceError(strangeDevices);
-  const strangeGeofences = geofenceIds.filter((id) => !ownGeofences.has(id));
-  if (strangeGeofences.length > 0) throw new UnknownReportGeofenceError(strangeGeofences);
+  if (!deviceIds.every((id) => ownDevices.has(id))) throw new RefusedError({ devices: { kind: "unknown", many: true } });
+  if (!geofenceIds.every((id) => ownGeofences.has(id))) throw new RefusedError({ geofences: { kind: "unknown", many: true } });
   return { ...input, devices: deviceIds, geofences: geofenceIds };
 }
 
 /**
  * Inserts the user's report definition after checking its devices and geofences, in one transaction.
- * @throws UnknownReportDeviceError when a device id is not one of the user's non-deleted devices.
- * @throws UnknownReportGeofenceError when a geofence id is not one of the user's geofences.
+ * @throws RefusedError `{devices: unknown}` when a device id is not one of the user's non-deleted devices,
+ *   `{geofences: unknown}` when a geofence id is not one of the user's geofences.
  */
 export async function createReport(db: Db, userId: number, input: ReportInput): Promise<Report> {
-  return db.transaction(async (tx) => {
-    const values = await checkedValues(tx, userId, input);
-    const [row] = await tx
-      .insert(reports)
-      .values({ ...values, userId })
-      .returning();
-    return row!;
-  });
+  return db.transaction(async (tx) => owned.create(tx, userId, await checkedValues(tx, userId, input)));
 }
 
 /**
  * Rewrites the user's report definition (every field), in one transaction. Returns
  * undefined when the report does not exist or is another user's; that is checked first.
- * @throws UnknownReportDeviceError / UnknownReportGeofenceError as createReport.
+ * @throws RefusedError as createReport.
  */
 export async function updateReport(db: Db, userId: number, reportId: number, input: ReportInput): Promise<Report | undefined> {
   if (!isRowId(reportId)) return undefined;
   return db.transaction(async (tx) => {
-    const [found] = await tx
-      .select({ id: reports.id })
-      .from(reports)
-      .where(and(eq(reports.id, reportId), eq(reports.userId, userId)))
-      .for("update");
+    const [found] = await tx.select({ id: reports.id }).from(reports).where(owned.mine(userId, reportId)).for("update");
     if (!found) return undefined;
-    const values = await checkedValues(tx, userId, input);
-    const [row] = await tx.update(reports).set(values).where(eq(reports.id, reportId)).returning();
-    return row;
+    return owned.update(tx, userId, reportId, await checkedValues(tx, userId, input));
   });
 }
 
 /** Deletes the user's report; false when it does not exist or is another user's. */
-export async function destroyReport(db: Queryable, userId: number, reportId: number): Promise<boolean> {
-  if (!isRowId(reportId)) return false;
-  const deleted = await db
-    .delete(reports)
-    .where(and(eq(reports.id, reportId), eq(reports.userId, userId)))
-    .returning({ id: reports.id });
-  return deleted.length > 0;
-}
+export const destroyReport = (db: Queryable, userId: number, reportId: number): Promise<boolean> => owned.destroy(db, userId, reportId);

@@ -1,10 +1,10 @@
 import { and, asc, count, desc, eq, gte, inArray, lte, or, sql, type SQL } from "drizzle-orm";
-import type { Db, Tx } from "../client.js";
+import type { Db, Queryable } from "../client.js";
+import { assertNotRefused, type Refusal } from "../errors.js";
+import { ownedRows, type Page } from "../owned.js";
 import { taskStatuses, tasks, type Task } from "../schema/tasks.js";
 import { findUserDevice } from "./devices.js";
 import { isRowId } from "../row-id.js";
-
-type Queryable = Db | Tx;
 
 /** A status row as lists show it: everything but the signature's bytes. */
 export interface TaskStatusEntry {
@@ -32,22 +32,6 @@ export interface TaskSignature {
 export interface StatusNote {
   comment?: string;
   signature?: TaskSignature;
-}
-
-/**
- * Why a task write was refused; each names the request field it concerns, so the API can
- * answer 422 on it. `device_id`: not one of the user's devices (missing, deleted and
- * another user's look alike). `*_time_to`: the window ends before it starts (checked on
- * the row as it would be stored, so an edit of one end is checked against the other).
- * `signature`/`status_comment`: sent without a change of status, so no row would take them.
- */
-export type TaskProblem = "device_id" | "pickup_time_to" | "delivery_time_to" | "signature" | "status_comment";
-
-export class TaskRejectedError extends Error {
-  override readonly name = "TaskRejectedError";
-  constructor(readonly problems: TaskProblem[]) {
-    super(`Task refused: ${problems.join(", ")}`);
-  }
 }
 
 export interface TaskFilter {
@@ -97,8 +81,10 @@ function filterWhere(userId: number, f: TaskFilter): SQL | undefined {
   );
 }
 
+const owned = ownedRows(tasks);
+
 /** One page of the user's tasks matching `filter`, newest first, and how many match in all. */
-export async function listUserTasks(db: Queryable, userId: number, filter: TaskFilter, page: { limit: number; offset: number }): Promise<{ total: number; tasks: TaskWithStatuses[] }> {
+export async function listUserTasks(db: Queryable, userId: number, filter: TaskFilter, page: Page): Promise<{ total: number; tasks: TaskWithStatuses[] }> {
   const where = filterWhere(userId, filter);
   const [rows, [counted]] = await Promise.all([
     db.select().from(tasks).where(where).orderBy(desc(tasks.id)).limit(page.limit).offset(page.offset),
@@ -109,36 +95,36 @@ export async function listUserTasks(db: Queryable, userId: number, filter: TaskF
 
 /** The user's task with its history, or undefined when it does not exist or is another user's (callers answer both alike). */
 export async function findUserTask(db: Queryable, userId: number, taskId: number): Promise<TaskWithStatuses | undefined> {
-  if (!isRowId(taskId)) return undefined;
-  const [row] = await db
-    .select()
-    .from(tasks)
-    .where(and(eq(tasks.id, taskId), eq(tasks.userId, userId)));
+  const row = await owned.find(db, userId, taskId);
   return row ? (await withStatuses(db, [row]))[0] : undefined;
 }
 
-function windowProblems(t: Pick<TaskFields, "pickupTimeFrom" | "pickupTimeTo" | "deliveryTimeFrom" | "deliveryTimeTo">): TaskProblem[] {
-  const out: TaskProblem[] = [];
-  if (t.pickupTimeFrom.getTime() > t.pickupTimeTo.getTime()) out.push("pickup_time_to");
-  if (t.deliveryTimeFrom.getTime() > t.deliveryTimeTo.getTime()) out.push("delivery_time_to");
+type Refusals = Partial<Record<keyof TaskFields | "signature" | "statusComment", Refusal>>;
+
+/**
+ * Why a task as it would be stored is refused, by field: `deviceId` not one of the user's
+ * devices (missing, deleted and another user's look alike; `checkDevice` false skips it),
+ * a `*TimeTo` before its window's start (checked on the whole row, so an edit of one end is
+ * checked against the other).
+ */
+async function refusals(db: Queryable, userId: number, t: TaskFields, checkDevice = true): Promise<Refusals> {
+  const out: Refusals = {};
+  if (checkDevice && !(await findUserDevice(db, userId, t.deviceId))) out.deviceId = { kind: "unknown" };
+  if (t.pickupTimeFrom.getTime() > t.pickupTimeTo.getTime()) out.pickupTimeTo = { kind: "inverted" };
+  if (t.deliveryTimeFrom.getTime() > t.deliveryTimeTo.getTime()) out.deliveryTimeTo = { kind: "inverted" };
   return out;
 }
 
 /**
  * Inserts the task and its first status row (comment "") in one transaction.
- * @throws TaskRejectedError for a device that is not the user's or an inverted window.
+ * @throws RefusedError for a device that is not the user's or an inverted window.
  */
 export async function createTask(db: Db, userId: number, fields: TaskFields): Promise<TaskWithStatuses> {
   return db.transaction(async (tx) => {
-    const problems = windowProblems(fields);
-    if (!(await findUserDevice(tx, userId, fields.deviceId))) problems.unshift("device_id");
-    if (problems.length > 0) throw new TaskRejectedError(problems);
-    const [task] = await tx
-      .insert(tasks)
-      .values({ ...fields, userId })
-      .returning();
-    await tx.insert(taskStatuses).values({ taskId: task!.id, status: fields.status });
-    return (await withStatuses(tx, [task!]))[0]!;
+    assertNotRefused(await refusals(tx, userId, fields));
+    const task = await owned.create(tx, userId, fields);
+    await tx.insert(taskStatuses).values({ taskId: task.id, status: fields.status });
+    return (await withStatuses(tx, [task]))[0]!;
   });
 }
 
@@ -155,25 +141,21 @@ function differs(current: Task, patch: Partial<TaskFields>): boolean {
  * history. One transaction, the task row locked, so concurrent edits cannot together
  * leave a window inverted or interleave the history. Undefined when the task does not
  * exist or is another user's.
- * @throws TaskRejectedError (see TaskProblem).
+ * @throws RefusedError for a new device that is not the user's, an inverted window, or a
+ *   `signature` / `statusComment` note with no change of status to take it.
  */
 export async function updateTask(db: Db, userId: number, taskId: number, patch: Partial<TaskFields>, note: StatusNote = {}): Promise<TaskWithStatuses | undefined> {
   if (!isRowId(taskId)) return undefined;
   return db.transaction(async (tx) => {
-    const [current] = await tx
-      .select()
-      .from(tasks)
-      .where(and(eq(tasks.id, taskId), eq(tasks.userId, userId)))
-      .for("update");
+    const [current] = await tx.select().from(tasks).where(owned.mine(userId, taskId)).for("update");
     if (!current) return undefined;
     const merged = { ...current, ...patch };
     const statusChanged = merged.status !== current.status;
-    const problems = windowProblems(merged);
     // A device kept as it is is not checked again: the task may outlive its device's sharing.
-    if (merged.deviceId !== current.deviceId && !(await findUserDevice(tx, userId, merged.deviceId))) problems.unshift("device_id");
-    if (!statusChanged && note.signature) problems.push("signature");
-    if (!statusChanged && note.comment !== undefined) problems.push("status_comment");
-    if (problems.length > 0) throw new TaskRejectedError(problems);
+    const refused = await refusals(tx, userId, merged, merged.deviceId !== current.deviceId);
+    if (!statusChanged && note.signature) refused.signature = { kind: "unexpected" };
+    if (!statusChanged && note.comment !== undefined) refused.statusComment = { kind: "unexpected" };
+    assertNotRefused(refused);
     // A form sent back unchanged is no edit: updated_at moves only when a value does.
     if (!differs(current, patch)) return (await withStatuses(tx, [current]))[0]!;
     const [task] = await tx
@@ -195,14 +177,7 @@ export async function updateTask(db: Db, userId: number, taskId: number, patch: 
 }
 
 /** Deletes the user's task and (by the foreign key) its history. False when it does not exist or is another user's. */
-export async function destroyTask(db: Queryable, userId: number, taskId: number): Promise<boolean> {
-  if (!isRowId(taskId)) return false;
-  const deleted = await db
-    .delete(tasks)
-    .where(and(eq(tasks.id, taskId), eq(tasks.userId, userId)))
-    .returning({ id: tasks.id });
-  return deleted.length > 0;
-}
+export const destroyTask = (db: Queryable, userId: number, taskId: number): Promise<boolean> => owned.destroy(db, userId, taskId);
 
 /** The signature of a status row of one of the user's tasks, or undefined when there is none (or the row is another user's). */
 export async function findTaskSignature(db: Queryable, userId: number, statusId: number): Promise<TaskSignature | undefined> {

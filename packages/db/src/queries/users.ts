@@ -1,11 +1,9 @@
 import { randomBytes } from "node:crypto";
 import { asc, eq } from "drizzle-orm";
-import type { Db, Tx } from "../client.js";
-import { DuplicateEmailError, uniqueViolation } from "../errors.js";
+import type { Queryable } from "../client.js";
+import { RefusedError, uniqueViolation } from "../errors.js";
 import { hashPassword, verifyPassword } from "../password.js";
 import { users, type User, type UserGroupId } from "../schema/users.js";
-
-type Queryable = Db | Tx;
 
 export interface CreateUserInput {
   email: string;
@@ -40,7 +38,7 @@ export function isUserUsable(user: Pick<User, "active" | "expirationDate">, now 
 /**
  * Creates a user with a hashed password and a new api hash. The returned row includes
  * `passwordHash` and `apiHash`; the API masks them as the spec's account record does.
- * @throws DuplicateEmailError when the (lower-cased) email is taken.
+ * @throws RefusedError `{email: taken}` when the (lower-cased) email is taken.
  */
 export async function createUser(db: Queryable, input: CreateUserInput): Promise<User> {
   const { password, email, ...rest } = input;
@@ -49,7 +47,7 @@ export async function createUser(db: Queryable, input: CreateUserInput): Promise
     const [user] = await db.insert(users).values(values).returning();
     return user!;
   } catch (err) {
-    if (uniqueViolation(err) === "users_email_unique") throw new DuplicateEmailError(values.email);
+    if (uniqueViolation(err) === "users_email_unique") throw new RefusedError({ email: { kind: "taken" } });
     throw err;
   }
 }

@@ -1,0 +1,108 @@
+import { FailureError, InvalidInputError, Topics, formatDateTime, isTruthy, type AdminClient, type AdminClientBody } from "@fleet/contracts";
+import { UserGroup, createUser, listUnregistered, listUsers, type Db, type User } from "@fleet/db";
+import type { DeadLetters } from "../lib/dead-letters.js";
+
+/*
+ * What only administrators may do: create and list clients, see the trackers that match
+ * no device, and read and republish dead letters. A taken email is the database's
+ * refusal, worded by default ("The email has already been taken.").
+ */
+
+type DeadTopic = typeof Topics.positionsDead | typeof Topics.eventsDead;
+
+/** Refuses anyone but an administrator, whatever the request holds. */
+export function assertAdministrator(user: User): void {
+  if (user.groupId !== UserGroup.administrator) throw new FailureError(403, "This action is for administrators only.");
+}
+
+function client(u: User, tz: number): AdminClient {
+  return {
+    id: u.id,
+    email: u.email,
+    active: u.active ? 1 : 0,
+    group_id: u.groupId,
+    devices_limit: u.devicesLimit,
+    subscription_expiration: u.expirationDate ? formatDateTime(u.expirationDate.getTime(), tz) : "0000-00-00 00:00:00",
+    loged_at: u.logedAt ? formatDateTime(u.logedAt.getTime(), tz) : null,
+    created_at: formatDateTime(u.createdAt.getTime(), tz),
+    updated_at: formatDateTime(u.updatedAt.getTime(), tz),
+  };
+}
+
+/**
+ * `expiration_date` as an instant: ISO date-times as given (the schema's date-time format
+ * has checked them), `YYYY-MM-DD[ HH:MM[:SS]]` as UTC. Undefined for a string shaped like
+ * a date that names no real moment (`2099-13-45`, `2099-02-30`, which Date would roll over).
+ */
+function parseExpiration(s: string): Date | undefined {
+  if (s.includes("T")) return new Date(s);
+  const d = new Date(`${s.replace(" ", "T")}Z`);
+  if (Number.isNaN(d.getTime()) || d.toISOString().slice(0, 10) !== s.slice(0, 10)) return undefined;
+  return d;
+}
+
+export async function createClient(db: Db, admin: User, b: AdminClientBody) {
+  if (b.password !== b.password_confirmation) throw new InvalidInputError({ password: "The password confirmation does not match." });
+  const expirationDate = b.expiration_date ? parseExpiration(b.expiration_date) : null;
+  if (expirationDate === undefined) throw new InvalidInputError({ expiration_date: "The expiration date is not a valid date." });
+  const user = await createUser(db, {
+    email: b.email,
+    password: b.password,
+    groupId: b.group_id ?? UserGroup.user,
+    active: isTruthy(b.active) ?? true,
+    devicesLimit: b.devices_limit ?? null,
+    expirationDate,
+  });
+  return { status: 1 as const, item: client(user, admin.timezoneId) };
+}
+
+/** Every user, as one page of the vendor's pagination. */
+export async function clients(db: Db, admin: User) {
+  const users = await listUsers(db);
+  return {
+    current_page: 1,
+    data: users.map((u) => client(u, admin.timezoneId)),
+    from: users.length > 0 ? 1 : null,
+    last_page: 1,
+    next_page_url: null,
+    prev_page_url: null,
+    path: "/api/admin/clients",
+    per_page: Math.max(users.length, 1),
+    to: users.length > 0 ? users.length : null,
+    total: users.length,
+  };
+}
+
+export async function unregistered(db: Db, admin: User) {
+  const tz = admin.timezoneId;
+  const rows = await listUnregistered(db);
+  return {
+    status: 1 as const,
+    items: rows.map((r) => ({ unique_id: r.uniqueId, protocol: r.protocol, count: Number(r.count), first_seen: formatDateTime(r.firstSeen.getTime(), tz), last_seen: formatDateTime(r.lastSeen.getTime(), tz) })),
+  };
+}
+
+export async function deadLetterList(deadLetters: DeadLetters, admin: User, topic: DeadTopic = Topics.positionsDead) {
+  const tz = admin.timezoneId;
+  const letters = await deadLetters.list(topic);
+  return {
+    status: 1 as const,
+    items: letters.map((l) => ({
+      id: l.id,
+      topic: l.topic,
+      partition: l.partition,
+      offset: l.offset,
+      group_id: l.groupId,
+      key: l.key,
+      error: l.error,
+      value: Buffer.from(l.value, "base64").toString("utf8"),
+      value_base64: l.value,
+      dead_at: formatDateTime(l.deadAt, tz),
+      republished_at: l.republishedAt === null ? null : formatDateTime(l.republishedAt, tz),
+    })),
+  };
+}
+
+export async function republish(deadLetters: DeadLetters, topic: DeadTopic = Topics.positionsDead, ids?: readonly string[]) {
+  return { status: 1 as const, republished: await deadLetters.republish(topic, ids) };
+}

@@ -1,0 +1,149 @@
+import {
+  InvalidInputError,
+  NotFoundError,
+  checkReportParameters,
+  defaultReportStopMinutes,
+  findReportType,
+  formatDateTime,
+  isTruthy,
+  reportStopMinutes,
+  reportTypeDescriptor,
+  reportTypes,
+  type AddReportBody,
+  type EditReportBody,
+  type ReportField,
+  type ReportFormat,
+  type ReportRecord,
+} from "@fleet/contracts";
+import { createReport, destroyReport, listUserReports, updateReport, type Db, type Report, type ReportInput, type User } from "@fleet/db";
+import { pageRequest, pageWindow, paginate } from "../lib/pagination.js";
+
+/*
+ * Report definitions: a type from the catalogue, its format, fields and parameters, the
+ * devices and geofences it covers, and who gets it by email. Devices and geofences that
+ * are not the user's are the database's refusal, worded by default ("The selected
+ * devices are invalid.").
+ */
+
+type Errors = Record<string, string>;
+
+const WHAT = "Report";
+const EMAIL = /^[^\s@,;]+@[^\s@,;]+\.[^\s@,;]+$/;
+const MAX_EMAILS = 20;
+
+// The catalogue never changes while the process runs: both answers are built once.
+const typesResponse = { ...Object.fromEntries(reportTypes.map((t) => [String(t.type), reportTypeDescriptor(t)])), status: 1 as const };
+const typeTitles = reportTypes.map((t) => ({ id: t.type, title: t.name }));
+
+const uses = (type: number, field: ReportField) => findReportType(type)?.fields.includes(field) ?? false;
+const flag = (b: boolean) => (b ? 1 : 0);
+
+/** The spec's Report record; show_addresses and zones_instead are null for types that do not use them. */
+function record(r: Report, timezoneId: number): ReportRecord {
+  const t = findReportType(r.type);
+  const time = (d: Date | null, key: "daily_email_sent" | "weekly_email_sent") => (d ? { [key]: formatDateTime(d.getTime(), timezoneId) } : {});
+  return {
+    id: r.id,
+    user_id: r.userId,
+    title: r.title,
+    type: r.type,
+    format: r.format as ReportFormat,
+    show_addresses: uses(r.type, "show_addresses") ? flag(r.showAddresses) : null,
+    zones_instead: uses(r.type, "zones_instead") ? flag(r.zonesInstead) : null,
+    stops: r.stops,
+    speed_limit: r.speedLimit,
+    daily: flag(r.daily),
+    weekly: flag(r.weekly),
+    email: r.email,
+    ...time(r.weeklyEmailSent, "weekly_email_sent"),
+    ...time(r.dailyEmailSent, "daily_email_sent"),
+    devices: r.devices,
+    geofences: r.geofences,
+    ...(t?.parameters ? { parameters: r.parameters as Record<string, number | string> } : {}),
+  };
+}
+
+/** `email` (or the vendor's `send_to_email`): "" or addresses separated by commas, stored joined by commas. */
+function emailList(errors: Errors, b: AddReportBody): string | undefined {
+  const { email, send_to_email: sendTo } = b;
+  if (email !== undefined && sendTo !== undefined && email.trim() !== sendTo.trim()) {
+    errors.email = "The email and send to email differ.";
+    return undefined;
+  }
+  const text = (email ?? sendTo ?? "").trim();
+  if (text === "") return "";
+  const entries = text.split(/[,;]/).map((e) => e.trim());
+  if (entries.length > MAX_EMAILS) errors.email = `The email may not list more than ${MAX_EMAILS} addresses.`;
+  else if (!entries.every((e) => EMAIL.test(e))) errors.email = "The email must be a valid email address, or several separated by commas.";
+  else return entries.join(",");
+  return undefined;
+}
+
+/**
+ * The body as a stored definition, checked against its type in the catalogue: the format
+ * must be one the type offers, the fields it requires must be there, its parameters must
+ * pass their declarations. Fields the type does not use are not stored (their defaults
+ * are). Every bad field is reported at once.
+ */
+function input(b: AddReportBody): ReportInput {
+  const errors: Errors = {};
+  const t = findReportType(b.type);
+  if (!t) throw new InvalidInputError({ type: "The selected type is invalid." });
+  const used = (f: ReportField) => t.fields.includes(f);
+  if (!t.formats.includes(b.format)) errors.format = `The format must be ${t.formats.join(", ")} for this report type.`;
+  const given: Record<ReportField, unknown> = {
+    speed_limit: b.speed_limit ?? undefined,
+    stops: b.stops ?? undefined,
+    show_addresses: b.show_addresses,
+    zones_instead: b.zones_instead,
+    geofences: b.geofences?.length ? b.geofences : undefined,
+  };
+  for (const f of t.requires) if (given[f] === undefined) errors[f] = `The ${f.replaceAll("_", " ")} field is required for this report type.`;
+  const stops = used("stops") ? (b.stops ?? defaultReportStopMinutes) : 0;
+  if (used("stops") && !(reportStopMinutes as readonly number[]).includes(stops)) errors.stops = "The selected stops is invalid.";
+  const { values: parameters, errors: parameterErrors } = checkReportParameters(t, b.parameters);
+  Object.assign(errors, parameterErrors);
+  const email = emailList(errors, b);
+  const daily = isTruthy(b.daily) ?? false;
+  const weekly = isTruthy(b.weekly) ?? false;
+  if (email === "" && (daily || weekly)) errors.email = "The email field is required when the report is sent daily or weekly.";
+  // email is undefined only with an error recorded; the test narrows its type.
+  if (Object.keys(errors).length > 0 || email === undefined) throw new InvalidInputError(errors);
+  return {
+    title: b.title,
+    type: t.type,
+    format: b.format,
+    showAddresses: used("show_addresses") && (isTruthy(b.show_addresses) ?? false),
+    zonesInstead: used("zones_instead") && (isTruthy(b.zones_instead) ?? false),
+    stops,
+    speedLimit: used("speed_limit") ? (b.speed_limit ?? null) : null,
+    daily,
+    weekly,
+    email,
+    devices: b.devices,
+    geofences: used("geofences") ? (b.geofences ?? []) : [],
+    parameters,
+  };
+}
+
+export const types = () => typesResponse;
+
+/** A page of the user's definitions and the report types; `url` is the request's, for the page links. */
+export async function list(db: Db, user: User, query: { page?: number; per_page?: number }, url: string) {
+  const page = pageRequest(query);
+  const { total, reports } = await listUserReports(db, user.id, pageWindow(page));
+  const data = reports.map((r) => record(r, user.timezoneId));
+  return { items: { reports: paginate({ url }, page, total, data), types: typeTitles }, status: 1 as const };
+}
+
+export async function add(db: Db, user: User, body: AddReportBody) {
+  return { status: 1 as const, id: (await createReport(db, user.id, input(body))).id };
+}
+
+export async function edit(db: Db, user: User, body: EditReportBody): Promise<void> {
+  if (!(await updateReport(db, user.id, body.id, input(body)))) throw new NotFoundError(WHAT);
+}
+
+export async function destroy(db: Db, user: User, id: number): Promise<void> {
+  if (!(await destroyReport(db, user.id, id))) throw new NotFoundError(WHAT);
+}
