@@ -9,7 +9,6 @@ import services, { type Services } from "./plugins/app/services.js";
 import { loginRoutes, userRoutes } from "./routes/auth.js";
 import { adminRoutes } from "./routes/admin.js";
 import { deviceRoutes } from "./routes/devices.js";
-import { deviceEditRoutes } from "./routes/device-edit.js";
 import { driverRoutes } from "./routes/drivers.js";
 import { sensorRoutes } from "./routes/sensors.js";
 import { serviceRoutes } from "./routes/services.js";
@@ -44,7 +43,6 @@ export const apiApp: FastifyPluginAsync<ApiAppOptions> = async (root, opts) => {
     authed.addHook("preValidation", authed.authenticate);
     await authed.register(userRoutes);
     await authed.register(deviceRoutes);
-    await authed.register(deviceEditRoutes);
     await authed.register(setupRoutes);
     await authed.register(driverRoutes);
     await authed.register(sensorRoutes);

@@ -29,32 +29,6 @@ export function assertNotRefused(refusals: Readonly<Record<string, Refusal>>): v
   if (Object.keys(refusals).length > 0) throw new RefusedError(refusals);
 }
 
-export class DuplicateImeiError extends Error {
-  override readonly name = "DuplicateImeiError";
-  readonly field = "imei";
-  constructor(readonly imei: string) {
-    super(`A device with IMEI ${imei} already exists`);
-  }
-}
-
-/** A device group id that does not exist or belongs to another user (the two look alike). */
-export class UnknownDeviceGroupError extends Error {
-  override readonly name = "UnknownDeviceGroupError";
-  readonly field = "group_id";
-  constructor(readonly groupId: number) {
-    super(`Device group ${groupId} not found`);
-  }
-}
-
-/** The account already holds as many devices as its devices_limit allows. */
-export class DevicesLimitError extends Error {
-  override readonly name = "DevicesLimitError";
-  readonly field = "imei";
-  constructor(readonly limit: number) {
-    super(`The account may hold at most ${limit} devices`);
-  }
-}
-
 /**
  * The constraint a unique violation (SQLSTATE 23505) hit, or undefined for any other error.
  * Drizzle wraps driver errors (DrizzleQueryError) and pg and PGlite shape them alike

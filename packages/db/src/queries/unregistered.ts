@@ -1,8 +1,6 @@
 import { asc, desc, sql } from "drizzle-orm";
-import type { Db, Tx } from "../client.js";
+import type { Queryable } from "../client.js";
 import { unregisteredDevices, type UnregisteredDevice } from "../schema/unregistered-devices.js";
-
-type Queryable = Db | Tx;
 
 export interface UnregisteredSighting {
   uniqueId: string;

@@ -1,0 +1,168 @@
+import {
+  NotFoundError, assertNoErrors, isActive,
+  detectEngineOptions, deviceIconIds, deviceIcons, engineHoursOptions, fuelMeasurementIds, fuelMeasurements, timezones,
+  type AddDeviceBody, type ChangeActiveDevice, type EditDeviceBody, type EditDeviceDataResponse, type EditDeviceItem, type LatestDeviceItem, type LiveDeviceItem,
+} from "@fleet/contracts";
+import {
+  UserGroup, createDevice, destroyDevice, findUserDevice, listDeviceGroups, listUserDevices, listUsers, setDevicesActive, updateDevice,
+  type CreateDeviceInput, type Db, type UpdateDeviceInput, type User, type UserDeviceRecord,
+} from "@fleet/db";
+import { CHANGE_RETENTION_MS, type LiveStore } from "@fleet/live";
+import { loadLiveExtras } from "../lib/live-extras.js";
+import { deviceData, liveItem } from "../lib/live-item.js";
+import type { ApiSettings } from "../plugins/app/services.js";
+import { worded, type Wording } from "./refusals.js";
+
+/*
+ * Devices: the form's option lists, add, edit, destroy, the user's active flag, and the
+ * live list (get_devices, get_devices_latest). The writes announce their own device
+ * changes (see @fleet/db's device-changes), so nothing here marks the live store.
+ */
+
+const WHAT = "Device";
+
+/** What the live list reads besides the database. */
+export interface LiveView {
+  db: Db;
+  live: LiveStore;
+  settings: ApiSettings;
+}
+
+/** Ids the catalogues do not hold (the schema only knows they are integers); absent ones are not checked. */
+function assertInCatalogues(b: Pick<EditDeviceBody, "icon_id" | "fuel_measurement_id">): void {
+  const errors: Record<string, string> = {};
+  if (b.icon_id !== undefined && !deviceIconIds.has(b.icon_id)) errors.icon_id = "The selected icon id is invalid.";
+  if (b.fuel_measurement_id !== undefined && !fuelMeasurementIds.has(b.fuel_measurement_id)) errors.fuel_measurement_id = "The selected fuel measurement id is invalid.";
+  assertNoErrors(errors);
+}
+
+// The writes refuse imei and group id in the default words; the plan's limit is told on the imei.
+const addWording: Wording = { devicesLimit: { field: "imei", message: (r) => `Your account may hold at most ${r.kind === "limit" ? r.limit : 0} devices.` } };
+
+/** The option lists of the device form, shared by `add_device_data` and `edit_device_data`. */
+export async function formOptions(db: Db, user: User) {
+  const groups = await listDeviceGroups(db, user.id);
+  const users = user.groupId === UserGroup.administrator ? await listUsers(db) : [];
+  return {
+    device_groups: [{ id: 0, value: "Ungrouped" }, ...groups.map((g) => ({ id: g.id, value: g.title }))],
+    sensor_groups: [{ id: 0, value: "None" }],
+    device_fuel_measurements: fuelMeasurements,
+    device_icons: deviceIcons,
+    users: users.map((u) => ({ id: u.id, email: u.email })),
+    timezones: [{ id: 0, value: "Default" }, ...timezones],
+    expiration_date_select: { "1": "Set expiration date", "0000-00-00": "No expiration date" },
+    status: 1 as const,
+  };
+}
+
+/**
+ * The device columns add_device takes (edit_device takes them too); a field left out is
+ * undefined. Only these are read: fields the schema does not declare pass validation unchecked.
+ */
+function deviceFields(b: Partial<AddDeviceBody>) {
+  return {
+    name: b.name,
+    imei: b.imei,
+    iconId: b.icon_id,
+    fuelMeasurementId: b.fuel_measurement_id,
+    tailLength: b.tail_length,
+    minMovingSpeed: b.min_moving_speed,
+    minFuelFillings: b.min_fuel_fillings,
+    minFuelThefts: b.min_fuel_thefts,
+    fuelQuantity: b.fuel_quantity,
+    fuelPrice: b.fuel_price,
+    deviceIconsType: b.device_icons_type,
+    simNumber: b.sim_number,
+    vin: b.vin,
+    deviceModel: b.device_model,
+    plateNumber: b.plate_number,
+    registrationNumber: b.registration_number,
+    objectOwner: b.object_owner,
+    additionalNotes: b.additional_notes,
+    iconColors: { moving: b.icon_moving, stopped: b.icon_stopped, offline: b.icon_offline, engine: b.icon_engine },
+  };
+}
+
+export async function add(db: Db, user: User, body: AddDeviceBody) {
+  assertInCatalogues(body);
+  // What add_device leaves out is the column's default; 0 is "Ungrouped" and "the user's timezone" alike.
+  const input: CreateDeviceInput = { ...deviceFields(body), name: body.name, imei: body.imei, groupId: body.group_id || null, timezoneId: body.timezone_id || null };
+  const device = await worded(createDevice(db, user.id, input, { devicesLimit: user.devicesLimit }), addWording);
+  return { status: 1 as const, id: device.id };
+}
+
+function editItem(d: UserDeviceRecord, user: User): EditDeviceItem {
+  return { ...deviceData(d, user), additional_notes: d.additionalNotes, device_icons_type: d.deviceIconsType, icon_colors: { ...d.iconColors } };
+}
+
+/** add_device_data's option lists plus the device to edit. */
+export async function editData(db: Db, user: User, deviceId: number): Promise<EditDeviceDataResponse> {
+  const device = await findUserDevice(db, user.id, deviceId);
+  if (!device) throw new NotFoundError(WHAT);
+  return { ...(await formOptions(db, user)), item: editItem(device, user), engine_hours: engineHoursOptions, detect_engine: detectEngineOptions };
+}
+
+export async function edit(db: Db, user: User, body: EditDeviceBody): Promise<void> {
+  assertInCatalogues(body);
+  // Left out keeps the stored value; group 0 is add_device_data's "Ungrouped".
+  const input: UpdateDeviceInput = {
+    ...deviceFields(body),
+    tailColor: body.tail_color,
+    engineHours: body.engine_hours,
+    detectEngine: body.detect_engine,
+    groupId: body.group_id === undefined ? undefined : body.group_id || null,
+    timezoneId: body.timezone_id,
+  };
+  if (!(await updateDevice(db, user.id, body.device_id, input))) throw new NotFoundError(WHAT);
+}
+
+export async function destroy(db: Db, live: LiveStore, user: User, deviceId: number): Promise<void> {
+  const result = await destroyDevice(db, user.id, deviceId);
+  if (!result) throw new NotFoundError(WHAT);
+  // No one can see a deleted device's state again; a new device with its IMEI gets a new id.
+  if (result.deleted) await live.deleteStates([deviceId]);
+}
+
+export async function changeActive(db: Db, user: User, input: ChangeActiveDevice): Promise<void> {
+  const ids = Array.isArray(input.id) ? input.id : [input.id];
+  if (!(await setDevicesActive(db, user.id, ids, isActive(input.active)))) throw new NotFoundError(WHAT);
+}
+
+/** The live list's items of these devices: record, last known state, driver, sensors and services. */
+async function liveItems({ db, live, settings }: LiveView, user: User, devices: UserDeviceRecord[]): Promise<LiveDeviceItem[]> {
+  const states = await live.getStates(devices.map((d) => d.id));
+  const extras = await loadLiveExtras(db, user, devices, states);
+  const ctx = { user, now: Date.now(), offlineAfterMs: settings.offlineAfterMs };
+  return devices.map((d) => liveItem(d, states.get(d.id), ctx, extras.get(d.id)));
+}
+
+/** get_devices: the user's devices by group, "Ungrouped" first; groups without devices are left out. */
+export async function liveList(view: LiveView, user: User) {
+  const [devices, groups] = await Promise.all([listUserDevices(view.db, user.id), listDeviceGroups(view.db, user.id)]);
+  const items = await liveItems(view, user, devices);
+  const byGroup = new Map<number, { id: number; title: string; items: LiveDeviceItem[] }>();
+  byGroup.set(0, { id: 0, title: "Ungrouped", items: [] });
+  for (const g of groups) byGroup.set(g.id, { id: g.id, title: g.title, items: [] });
+  devices.forEach((d, i) => byGroup.get(d.pivot.groupId ?? 0)?.items.push(items[i]!));
+  return [...byGroup.values()].filter((g) => g.items.length > 0);
+}
+
+/** get_devices_latest: the devices changed at or after `time` (unix seconds), and the `time` to ask from next. */
+export async function latest(view: LiveView, user: User, time: number | undefined) {
+  const since = time === undefined ? 0 : time * 1000;
+  // The store's clock is read with the index, so a change after this read is stamped
+  // at or after `now`, and asking again from floor(now) cannot miss it.
+  const { deviceIds, now } = await view.live.changedSince(user.id, since);
+  // The change index keeps CHANGE_RETENTION_MS: a poll from further back than that
+  // could miss a change the index has forgotten, so it gets every device instead.
+  const complete = time !== undefined && since >= now - CHANGE_RETENTION_MS;
+  const wanted = complete ? new Set(deviceIds) : undefined;
+  const devices = (await listUserDevices(view.db, user.id)).filter((d) => !wanted || wanted.has(d.id));
+  const items: LatestDeviceItem[] = (await liveItems(view, user, devices)).map((item) => ({
+    ...item,
+    sensors: JSON.stringify(item.sensors),
+    services: JSON.stringify(item.services),
+    tail: JSON.stringify(item.tail),
+  }));
+  return { items, events: [], time: Math.floor(now / 1000), version: view.settings.version };
+}
