@@ -7,13 +7,14 @@ import { startRules, type Rules } from "./service.js";
 const config = loadAppConfigOrExit(RulesEnvSchema, "the rules service", ["KAFKA_BROKERS"]);
 const logger = pino({ name: "rules", level: config.LOG_LEVEL });
 
-let rules: Rules | undefined;
+// What is running, for a shutdown that may come (a fatal consumer) before all of it started.
+const running: { rules?: Rules } = {};
 async function shutdown() {
-  await rules?.close();
+  await running.rules?.close();
   await bus.close();
 }
 const bus = createBus({ ...busSettings(config), clientId: "fleet-rules", logger, onFatal: exitOnFatal(logger, shutdown) });
-rules = await startRules({ bus, logger });
+running.rules = await startRules({ bus, logger });
 
 closeWithGrace({ delay: 10_000 }, async ({ err }) => {
   if (err) logger.error({ err }, "shutting down after an error");

@@ -16,14 +16,15 @@ const history = createHistory(historySettings(config));
 await history.migrate();
 const live = createLive({ redisUrl: config.REDIS_URL });
 
-let tracker: Tracker | undefined;
+// What is running, for a shutdown that may come (a fatal consumer) before all of it started.
+const running: { tracker?: Tracker } = {};
 async function shutdown() {
-  await tracker?.close();
+  await running.tracker?.close();
   await bus.close();
   await Promise.all([history.close(), live.close(), db.close()]);
 }
 const bus = createBus({ ...busSettings(config), clientId: "fleet-tracker", logger, onFatal: exitOnFatal(logger, shutdown) });
-tracker = await startTracker({
+running.tracker = await startTracker({
   bus,
   db: db.db,
   history,

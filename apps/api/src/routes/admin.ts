@@ -1,13 +1,4 @@
-import {
-  AdminClientBodySchema,
-  AdminClientResponseSchema,
-  AdminClientsResponseSchema,
-  DeadLettersQuerySchema,
-  DeadLettersRepublishBodySchema,
-  DeadLettersRepublishResponseSchema,
-  DeadLettersResponseSchema,
-  UnregisteredDevicesResponseSchema,
-} from "@fleet/contracts";
+import * as contracts from "@fleet/contracts";
 import type { FastifyPluginAsyncTypebox } from "@fastify/type-provider-typebox";
 import { Type } from "@sinclair/typebox";
 import * as admin from "../domain/admin.js";
@@ -25,17 +16,17 @@ export const adminRoutes: FastifyPluginAsyncTypebox = async (app) => {
   app.addHook("preValidation", async (req) => admin.assertAdministrator(currentUser(req)));
   const api = endpoints(app, ["Admin User"]);
 
-  api.post("/admin/client", { summary: "Create a user", body: AdminClientBodySchema, response: AdminClientResponseSchema, failures }, ({ user, body }) => admin.createClient(db, user, body));
-  api.get("/admin/clients", { summary: "List users", response: AdminClientsResponseSchema, failures }, ({ user }) => admin.clients(db, user));
-  api.get("/admin/unregistered_devices", { summary: "uniqueIds that sent positions but match no device", response: UnregisteredDevicesResponseSchema, failures }, ({ user }) => admin.unregistered(db, user));
+  api.post("/admin/client", { summary: "Create a user", body: contracts.AdminClientBodySchema, response: contracts.AdminClientResponseSchema, failures }, ({ user, body }) => admin.createClient(db, user, body));
+  api.get("/admin/clients", { summary: "List users", response: contracts.AdminClientsResponseSchema, failures }, ({ user }) => admin.clients(db, user));
+  api.get("/admin/unregistered_devices", { summary: "uniqueIds that sent positions but match no device", response: contracts.UnregisteredDevicesResponseSchema, failures }, ({ user }) => admin.unregistered(db, user));
   api.get(
     "/admin/dead_letters",
-    { summary: "Messages a consumer could never process (positions.dead, events.dead)", query: DeadLettersQuerySchema, response: DeadLettersResponseSchema, failures },
+    { summary: "Messages a consumer could never process (positions.dead, events.dead)", query: contracts.DeadLettersQuerySchema, response: contracts.DeadLettersResponseSchema, failures },
     ({ user, query }) => admin.deadLetterList(deadLetters, user, query.topic),
   );
   api.post(
     "/admin/dead_letters/republish",
-    { summary: "Send dead letters back to their topic after a fix", body: DeadLettersRepublishBodySchema, response: DeadLettersRepublishResponseSchema, failures },
+    { summary: "Send dead letters back to their topic after a fix", body: contracts.DeadLettersRepublishBodySchema, response: contracts.DeadLettersRepublishResponseSchema, failures },
     ({ body }) => admin.republish(deadLetters, body.topic, body.ids),
   );
 };

@@ -1,4 +1,4 @@
-import { LoginBodySchema, LoginResponseSchema, UserDataSchema, WrongCredentialsSchema, FailureResponses } from "@fleet/contracts";
+import * as contracts from "@fleet/contracts";
 import type { FastifyPluginAsyncTypebox } from "@fastify/type-provider-typebox";
 import * as auth from "../domain/auth.js";
 import { endpoints } from "../lib/endpoints.js";
@@ -11,8 +11,8 @@ export const loginRoutes: FastifyPluginAsyncTypebox = async (app) => {
       schema: {
         tags: ["Authentication"],
         summary: "Exchange email and password for user_api_hash",
-        body: LoginBodySchema,
-        response: { 200: LoginResponseSchema, 401: WrongCredentialsSchema, 422: FailureResponses[422] },
+        body: contracts.LoginBodySchema,
+        response: { 200: contracts.LoginResponseSchema, 401: contracts.WrongCredentialsSchema, 422: contracts.FailureResponses[422] },
       },
     },
     (req) => auth.login(app.services.db, req.body),
@@ -21,5 +21,5 @@ export const loginRoutes: FastifyPluginAsyncTypebox = async (app) => {
 
 export const userRoutes: FastifyPluginAsyncTypebox = async (app) => {
   const api = endpoints(app, ["Setup"]);
-  api.get("/get_user_data", { summary: "The signed-in account", response: UserDataSchema }, ({ user }) => auth.userData(user));
+  api.get("/get_user_data", { summary: "The signed-in account", response: contracts.UserDataSchema }, ({ user }) => auth.userData(user));
 };

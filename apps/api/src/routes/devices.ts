@@ -1,8 +1,4 @@
-import {
-  AddDeviceDataSchema, AddDeviceBodySchema, AddDeviceResponseSchema, GetDevicesResponseSchema, GetDevicesLatestQuerySchema, GetDevicesLatestResponseSchema,
-  DeviceIdQuerySchema, EditDeviceDataResponseSchema, EditDeviceQuerySchema, EditDeviceBodySchema, EditDeviceResponseSchema, DestroyDeviceResponseSchema,
-  ChangeActiveDeviceSchema, ChangeActiveDeviceQuerySchema, ChangeActiveDeviceResponseSchema,
-} from "@fleet/contracts";
+import * as contracts from "@fleet/contracts";
 import type { FastifyPluginAsyncTypebox } from "@fastify/type-provider-typebox";
 import * as devices from "../domain/devices.js";
 import { OK, endpoints } from "../lib/endpoints.js";
@@ -14,12 +10,12 @@ export const deviceRoutes: FastifyPluginAsyncTypebox = async (app) => {
   // edit_device's device_id, and change_active_device's id and active, may come in the POST's query.
   app.addHook("preValidation", queryIntoBody);
 
-  api.get("/add_device_data", { summary: "Option lists for add_device", response: AddDeviceDataSchema }, ({ user }) => devices.formOptions(db, user));
-  api.post("/add_device", { summary: "Create a device", body: AddDeviceBodySchema, response: AddDeviceResponseSchema }, ({ user, body }) => devices.add(db, user, body));
-  api.get("/get_devices", { summary: "The live device list, by group", response: GetDevicesResponseSchema }, ({ user }) => devices.liveList(app.services, user));
-  api.get("/get_devices_latest", { summary: "Devices changed at or after `time` (unix seconds); send the returned `time` next", query: GetDevicesLatestQuerySchema, response: GetDevicesLatestResponseSchema }, ({ user, query }) => devices.latest(app.services, user, query.time));
-  api.get("/edit_device_data", { summary: "add_device_data's option lists plus the device to edit", query: DeviceIdQuerySchema, response: EditDeviceDataResponseSchema }, ({ user, query }) => devices.editData(db, user, query.device_id));
-  api.post("/edit_device", { summary: "Edit a device; omitted fields stay as they are", query: EditDeviceQuerySchema, body: EditDeviceBodySchema, response: EditDeviceResponseSchema }, async ({ user, body }) => (await devices.edit(db, user, body), OK));
-  api.get("/destroy_device", { summary: "Remove a device from the account; deleted once no user has it", query: DeviceIdQuerySchema, response: DestroyDeviceResponseSchema }, async ({ user, query }) => (await devices.destroy(db, live, user, query.device_id), OK));
-  api.either("/change_active_device", { summary: "Set the user's active flag on one or more devices, all or nothing", input: ChangeActiveDeviceSchema, query: ChangeActiveDeviceQuerySchema, response: ChangeActiveDeviceResponseSchema }, async ({ user, input }) => (await devices.changeActive(db, user, input), OK));
+  api.get("/add_device_data", { summary: "Option lists for add_device", response: contracts.AddDeviceDataSchema }, ({ user }) => devices.formOptions(db, user));
+  api.post("/add_device", { summary: "Create a device", body: contracts.AddDeviceBodySchema, response: contracts.AddDeviceResponseSchema }, ({ user, body }) => devices.add(db, user, body));
+  api.get("/get_devices", { summary: "The live device list, by group", response: contracts.GetDevicesResponseSchema }, ({ user }) => devices.liveList(app.services, user));
+  api.get("/get_devices_latest", { summary: "Devices changed at or after `time` (unix seconds); send the returned `time` next", query: contracts.GetDevicesLatestQuerySchema, response: contracts.GetDevicesLatestResponseSchema }, ({ user, query }) => devices.latest(app.services, user, query.time));
+  api.get("/edit_device_data", { summary: "add_device_data's option lists plus the device to edit", query: contracts.DeviceIdQuerySchema, response: contracts.EditDeviceDataResponseSchema }, ({ user, query }) => devices.editData(db, user, query.device_id));
+  api.post("/edit_device", { summary: "Edit a device; omitted fields stay as they are", query: contracts.EditDeviceQuerySchema, body: contracts.EditDeviceBodySchema, response: contracts.EditDeviceResponseSchema }, async ({ user, body }) => (await devices.edit(db, user, body), OK));
+  api.get("/destroy_device", { summary: "Remove a device from the account; deleted once no user has it", query: contracts.DeviceIdQuerySchema, response: contracts.DestroyDeviceResponseSchema }, async ({ user, query }) => (await devices.destroy(db, live, user, query.device_id), OK));
+  api.either("/change_active_device", { summary: "Set the user's active flag on one or more devices, all or nothing", input: contracts.ChangeActiveDeviceSchema, query: contracts.ChangeActiveDeviceQuerySchema, response: contracts.ChangeActiveDeviceResponseSchema }, async ({ user, input }) => (await devices.changeActive(db, user, input), OK));
 };

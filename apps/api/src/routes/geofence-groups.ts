@@ -1,12 +1,4 @@
-import {
-  FailureResponses,
-  GeoCreatedSchema,
-  GeofenceGroupIdParamsSchema,
-  GeofenceGroupsQuerySchema,
-  GeofenceGroupsResponseSchema,
-  StoreGeofenceGroupBodySchema,
-  UpdateGeofenceGroupBodySchema,
-} from "@fleet/contracts";
+import * as contracts from "@fleet/contracts";
 import type { FastifyPluginAsyncTypebox } from "@fastify/type-provider-typebox";
 import type { FastifyRequest } from "fastify";
 import * as groups from "../domain/geofence-groups.js";
@@ -28,10 +20,10 @@ export const geofenceGroupRoutes: FastifyPluginAsyncTypebox = async (app) => {
 
   api.get(
     "/geofences_groups",
-    { summary: "A page of the user's geofence groups, optionally filtered by title and sorted", query: GeofenceGroupsQuerySchema, response: GeofenceGroupsResponseSchema },
+    { summary: "A page of the user's geofence groups, optionally filtered by title and sorted", query: contracts.GeofenceGroupsQuerySchema, response: contracts.GeofenceGroupsResponseSchema },
     ({ user, query, req }) => groups.list(db, user, query, req.url),
   );
-  api.post("/geofences_groups/store", { summary: "Create a geofence group; listed geofences move into it", body: StoreGeofenceGroupBodySchema, response: GeoCreatedSchema }, ({ user, body }) =>
+  api.post("/geofences_groups/store", { summary: "Create a geofence group; listed geofences move into it", body: contracts.StoreGeofenceGroupBodySchema, response: contracts.GeoCreatedSchema }, ({ user, body }) =>
     groups.store(db, user, body),
   );
 
@@ -43,15 +35,15 @@ export const geofenceGroupRoutes: FastifyPluginAsyncTypebox = async (app) => {
     schema: {
       tags,
       summary: "Rename a geofence group and/or replace its geofences (those left out become ungrouped); fields left out keep their values",
-      params: GeofenceGroupIdParamsSchema,
-      body: UpdateGeofenceGroupBodySchema,
-      response: { 200: GeoCreatedSchema, ...FailureResponses },
+      params: contracts.GeofenceGroupIdParamsSchema,
+      body: contracts.UpdateGeofenceGroupBodySchema,
+      response: { 200: contracts.GeoCreatedSchema, ...contracts.FailureResponses },
     },
     handler: (req) => groups.update(db, currentUser(req), req.params.id, req.body),
   });
   app.get(
     "/geofences_groups/destroy/:id",
-    { schema: { tags, summary: "Delete a geofence group; its geofences become ungrouped", params: GeofenceGroupIdParamsSchema, response: { 200: GeoCreatedSchema, ...FailureResponses } } },
+    { schema: { tags, summary: "Delete a geofence group; its geofences become ungrouped", params: contracts.GeofenceGroupIdParamsSchema, response: { 200: contracts.GeoCreatedSchema, ...contracts.FailureResponses } } },
     (req) => groups.destroy(db, currentUser(req), req.params.id),
   );
 };

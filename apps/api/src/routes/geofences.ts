@@ -1,4 +1,4 @@
-import { AddGeofenceBodySchema, ChangeActiveSchema, EditGeofenceBodySchema, GeoCreatedSchema, GeofenceIdQuerySchema, GeoOkSchema, GetGeofencesResponseSchema } from "@fleet/contracts";
+import * as contracts from "@fleet/contracts";
 import type { FastifyPluginAsyncTypebox } from "@fastify/type-provider-typebox";
 import * as geofences from "../domain/geofences.js";
 import { OK, endpoints } from "../lib/endpoints.js";
@@ -8,17 +8,17 @@ export const geofenceRoutes: FastifyPluginAsyncTypebox = async (app) => {
   const { db } = app.services;
   const api = endpoints(app, ["Geofence"]);
 
-  api.get("/get_geofences", { summary: "The user's geofences and geofence groups, by id", response: GetGeofencesResponseSchema }, ({ user }) => geofences.list(db, user));
-  api.post("/add_geofence", { summary: "Create a polygon or circle geofence", body: AddGeofenceBodySchema, response: GeoCreatedSchema }, ({ user, body }) => geofences.add(db, user, body));
+  api.get("/get_geofences", { summary: "The user's geofences and geofence groups, by id", response: contracts.GetGeofencesResponseSchema }, ({ user }) => geofences.list(db, user));
+  api.post("/add_geofence", { summary: "Create a polygon or circle geofence", body: contracts.AddGeofenceBodySchema, response: contracts.GeoCreatedSchema }, ({ user, body }) => geofences.add(db, user, body));
   api.post(
     "/edit_geofence",
-    { summary: "Rewrite a geofence (id plus geofencePost); group_id and active left out keep their values", body: EditGeofenceBodySchema, response: GeoOkSchema },
+    { summary: "Rewrite a geofence (id plus geofencePost); group_id and active left out keep their values", body: contracts.EditGeofenceBodySchema, response: contracts.GeoOkSchema },
     async ({ user, body }) => (await geofences.edit(db, user, body), OK),
   );
-  api.get("/destroy_geofence", { summary: "Delete a geofence", query: GeofenceIdQuerySchema, response: GeoOkSchema }, async ({ user, query }) => (await geofences.destroy(db, user, query.geofence_id), OK));
+  api.get("/destroy_geofence", { summary: "Delete a geofence", query: contracts.GeofenceIdQuerySchema, response: contracts.GeoOkSchema }, async ({ user, query }) => (await geofences.destroy(db, user, query.geofence_id), OK));
   api.either(
     "/change_active_geofence",
-    { summary: "Set active on one or more of the user's geofences, all or nothing; active left out means off", input: ChangeActiveSchema, response: GeoOkSchema },
+    { summary: "Set active on one or more of the user's geofences, all or nothing; active left out means off", input: contracts.ChangeActiveSchema, response: contracts.GeoOkSchema },
     async ({ user, input }) => (await geofences.changeActive(db, user, input), OK),
   );
 

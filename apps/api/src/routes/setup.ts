@@ -1,4 +1,4 @@
-import { ChangePasswordBodySchema, ChangePasswordResponseSchema, EditSetupBodySchema, EditSetupDataQuerySchema, EditSetupDataResponseSchema, EditSetupResponseSchema } from "@fleet/contracts";
+import * as contracts from "@fleet/contracts";
 import type { FastifyPluginAsyncTypebox } from "@fastify/type-provider-typebox";
 import type { FastifyRequest } from "fastify";
 import * as setup from "../domain/setup.js";
@@ -15,7 +15,7 @@ export const setupRoutes: FastifyPluginAsyncTypebox = async (app) => {
   const api = endpoints(app, ["Setup"]);
   app.addHook("preValidation", emptyGroupsAsList);
 
-  api.get("/edit_setup_data", { summary: "The account's settings and the option lists to edit them", query: EditSetupDataQuerySchema, response: EditSetupDataResponseSchema }, ({ user }) => setup.editData(db, user));
-  api.post("/edit_setup", { summary: "Save the account's settings and its complete list of device groups", body: EditSetupBodySchema, response: EditSetupResponseSchema }, async ({ user, body }) => (await setup.save(db, user, body), OK));
-  api.post("/change_password", { summary: "Set a new password; the current user_api_hash stops working and a new login is needed", body: ChangePasswordBodySchema, response: ChangePasswordResponseSchema }, async ({ user, body }) => (await setup.setPassword(db, user, body), OK));
+  api.get("/edit_setup_data", { summary: "The account's settings and the option lists to edit them", query: contracts.EditSetupDataQuerySchema, response: contracts.EditSetupDataResponseSchema }, ({ user }) => setup.editData(db, user));
+  api.post("/edit_setup", { summary: "Save the account's settings and its complete list of device groups", body: contracts.EditSetupBodySchema, response: contracts.EditSetupResponseSchema }, async ({ user, body }) => (await setup.save(db, user, body), OK));
+  api.post("/change_password", { summary: "Set a new password; the current user_api_hash stops working and a new login is needed", body: contracts.ChangePasswordBodySchema, response: contracts.ChangePasswordResponseSchema }, async ({ user, body }) => (await setup.setPassword(db, user, body), OK));
 };

@@ -1,19 +1,4 @@
-import {
-  AddTaskBodySchema,
-  DestroyTaskBodySchema,
-  DestroyTaskQuerySchema,
-  EditTaskBodySchema,
-  FailureResponses,
-  GetTasksPrioritiesResponseSchema,
-  GetTasksQuerySchema,
-  GetTasksResponseSchema,
-  GetTasksStatusesResponseSchema,
-  OkSchema,
-  TaskIdParamsSchema,
-  TaskResponseSchema,
-  TaskSignatureImageSchema,
-  TaskSignatureParamsSchema,
-} from "@fleet/contracts";
+import * as contracts from "@fleet/contracts";
 import type { FastifyPluginAsyncTypebox } from "@fastify/type-provider-typebox";
 import * as tasks from "../domain/tasks.js";
 import { OK, endpoints } from "../lib/endpoints.js";
@@ -29,34 +14,34 @@ export const taskRoutes: FastifyPluginAsyncTypebox = async (app) => {
     "/get_tasks",
     {
       summary: "The user's tasks, newest first, a page at a time; the time filter keeps tasks whose pickup or delivery window overlaps it",
-      query: GetTasksQuerySchema,
-      response: GetTasksResponseSchema,
+      query: contracts.GetTasksQuerySchema,
+      response: contracts.GetTasksResponseSchema,
     },
     ({ user, query, req }) => tasks.list(db, user, query, req.url),
   );
   // endpoints() declares no path parameters: the routes with an id in the path are declared with app.
   app.get(
     "/get_task/:id",
-    { schema: { tags, summary: "A task with its status history, oldest first", params: TaskIdParamsSchema, response: { 200: TaskResponseSchema, ...FailureResponses } } },
+    { schema: { tags, summary: "A task with its status history, oldest first", params: contracts.TaskIdParamsSchema, response: { 200: contracts.TaskResponseSchema, ...contracts.FailureResponses } } },
     (req) => tasks.find(db, currentUser(req), req.params.id),
   );
-  api.post("/add_task", { summary: "Create a task (a taskPost) with its first status row", body: AddTaskBodySchema, response: TaskResponseSchema }, ({ user, body }) => tasks.add(db, user, body));
+  api.post("/add_task", { summary: "Create a task (a taskPost) with its first status row", body: contracts.AddTaskBodySchema, response: contracts.TaskResponseSchema }, ({ user, body }) => tasks.add(db, user, body));
   app.post(
     "/edit_task/:id",
     {
       schema: {
         tags,
         summary: "Change some of a task's fields; a new status appends a status row with status_comment and signature",
-        params: TaskIdParamsSchema,
-        body: EditTaskBodySchema,
-        response: { 200: TaskResponseSchema, ...FailureResponses },
+        params: contracts.TaskIdParamsSchema,
+        body: contracts.EditTaskBodySchema,
+        response: { 200: contracts.TaskResponseSchema, ...contracts.FailureResponses },
       },
     },
     (req) => tasks.edit(db, currentUser(req), req.params.id, req.body),
   );
   api.post(
     "/destroy_task",
-    { summary: "Delete a task and its history (id in the body or the query)", query: DestroyTaskQuerySchema, body: DestroyTaskBodySchema, response: OkSchema },
+    { summary: "Delete a task and its history (id in the body or the query)", query: contracts.DestroyTaskQuerySchema, body: contracts.DestroyTaskBodySchema, response: contracts.OkSchema },
     // The body is nullable in the schema (an absent body), which the static type does not say.
     async ({ user, query, body }) => (await tasks.destroy(db, user, query.id, (body as typeof body | null)?.id), OK),
   );
@@ -66,10 +51,10 @@ export const taskRoutes: FastifyPluginAsyncTypebox = async (app) => {
       schema: {
         tags,
         summary: "The signature image of a status row of one of the user's tasks, under its content type",
-        params: TaskSignatureParamsSchema,
+        params: contracts.TaskSignatureParamsSchema,
         response: {
-          200: { description: "The image", content: { "image/png": { schema: TaskSignatureImageSchema }, "image/jpeg": { schema: TaskSignatureImageSchema } } },
-          ...FailureResponses,
+          200: { description: "The image", content: { "image/png": { schema: contracts.TaskSignatureImageSchema }, "image/jpeg": { schema: contracts.TaskSignatureImageSchema } } },
+          ...contracts.FailureResponses,
         },
       },
     },
@@ -79,6 +64,6 @@ export const taskRoutes: FastifyPluginAsyncTypebox = async (app) => {
       return reply.type(signature.contentType).header("cache-control", "private, no-store").header("x-content-type-options", "nosniff").send(signature.bytes);
     },
   );
-  api.get("/get_tasks_statuses", { summary: "The task statuses", response: GetTasksStatusesResponseSchema }, tasks.statuses);
-  api.get("/get_tasks_priorities", { summary: "The task priorities", response: GetTasksPrioritiesResponseSchema }, tasks.priorities);
+  api.get("/get_tasks_statuses", { summary: "The task statuses", response: contracts.GetTasksStatusesResponseSchema }, tasks.statuses);
+  api.get("/get_tasks_priorities", { summary: "The task priorities", response: contracts.GetTasksPrioritiesResponseSchema }, tasks.priorities);
 };

@@ -1,0 +1,126 @@
+/*
+ * Every write that changes what the live list shows for a device puts that device in the
+ * next get_devices_latest poll made with the previous poll's `time`, and leaves unrelated
+ * devices out of it. The writes announce their own changes (packages/db device-changes.ts);
+ * this walks every such endpoint so that none can forget.
+ */
+import { describe, expect, it } from "vitest";
+import { AddDeviceResponseSchema, AddSensorResponseSchema, AddServiceResponseSchema, AddUserDriverResponseSchema, EditSetupDataResponseSchema, GetDevicesLatestResponseSchema, OkSchema } from "@fleet/contracts";
+import { deviceFields, describeApi, nextSecond, ok, type ApiHarness, type Reply, type TestUser } from "./fixture.js";
+
+/** One user's records: `device` is the one the writes aim at, in group `group`, with a driver, a sensor and a service; `near` and `far` are two more devices of the same user, ungrouped. */
+interface Fleet {
+  user: TestUser;
+  device: number;
+  group: number;
+  driver: number;
+  sensor: number;
+  service: number;
+  near: number;
+  far: number;
+}
+
+const setupBody = (groups: { id?: number; title: string }[], units: Record<string, unknown> = {}) => ({ unit_of_distance: "km", unit_of_capacity: "lt", unit_of_altitude: "mt", timezone_id: 0, sms_gateway: 0, groups, ...units });
+const sensorBody = (device: number, name = "Ignition") => ({ device_id: device, sensor_type: "ignition", sensor_name: name, unit_of_measurement: "", tag_name: "ignition", on_value: "1", off_value: "0" });
+const serviceBody = (device: number, name = "Oil") => ({ device_id: device, name, expiration_by: "odometer", interval: 10000, last_service: 0, trigger_event_left: 500, renew_after_expiration: 0 });
+
+async function seed(h: ApiHarness): Promise<Fleet> {
+  const user = await h.newUser();
+  ok(await h.post("/edit_setup", { user, body: setupBody([{ title: "Vans" }]) }), OkSchema);
+  const group = ok(await h.get("/edit_setup_data", { user }), EditSetupDataResponseSchema).groups[0]!.id as number;
+  const device = await h.addDevice(user, { name: "Van", group_id: group });
+  const near = await h.addDevice(user, { name: "Near" });
+  const far = await h.addDevice(user, { name: "Far" });
+  const driver = ok(await h.post("/add_user_driver", { user, body: { device_id: device, name: "Jonas" } }), AddUserDriverResponseSchema).item.id;
+  const sensor = ok(await h.post("/add_sensor", { user, query: { device_id: device }, body: sensorBody(device) }), AddSensorResponseSchema).id;
+  const service = ok(await h.post("/add_service", { user, query: { device_id: device }, body: serviceBody(device) }), AddServiceResponseSchema).id;
+  return { user, device, group, driver, sensor, service, near, far };
+}
+
+interface ChangeCase {
+  route: string;
+  /** The write; answers the ids of the devices whose live entry it changes, when that is not just `device`. */
+  write(h: ApiHarness, f: Fleet): Promise<Reply | { reply: Reply; changed: number[] }>;
+  /** Devices of the same user the write leaves alone (default: near and far). */
+  unrelated?: (f: Fleet) => number[];
+}
+
+const get = (h: ApiHarness, f: Fleet, path: string, query: Record<string, string | number>) => h.get(path, { user: f.user, query });
+const post = (h: ApiHarness, f: Fleet, path: string, body: unknown, query?: Record<string, string | number>) => h.post(path, { user: f.user, body, ...(query ? { query } : {}) });
+
+const CASES: ChangeCase[] = [
+  {
+    route: "post /add_device",
+    write: async (h, f) => {
+      const reply = await post(h, f, "/add_device", deviceFields({ name: "New van" }));
+      return { reply, changed: [ok(reply, AddDeviceResponseSchema).id] };
+    },
+    unrelated: (f) => [f.device, f.near, f.far],
+  },
+  { route: "post /edit_device", write: (h, f) => post(h, f, "/edit_device", { name: "Renamed" }, { device_id: f.device }) },
+  { route: "post /edit_device (group_id)", write: (h, f) => post(h, f, "/edit_device", { group_id: 0 }, { device_id: f.device }) },
+  { route: "get /change_active_device", write: (h, f) => get(h, f, "/change_active_device", { id: f.device, active: "false" }) },
+  { route: "post /change_active_device", write: (h, f) => post(h, f, "/change_active_device", { id: [f.device], active: false }) },
+  { route: "post /edit_setup (group renamed)", write: (h, f) => post(h, f, "/edit_setup", setupBody([{ id: f.group, title: "Trucks" }])) },
+  {
+    route: "post /edit_setup (units)",
+    write: async (h, f) => ({ reply: await post(h, f, "/edit_setup", setupBody([{ id: f.group, title: "Vans" }], { unit_of_distance: "mi" })), changed: [f.device, f.near, f.far] }),
+    unrelated: () => [],
+  },
+  {
+    route: "post /edit_setup (timezone)",
+    write: async (h, f) => ({ reply: await post(h, f, "/edit_setup", setupBody([{ id: f.group, title: "Vans" }], { timezone_id: 57 })), changed: [f.device, f.near, f.far] }),
+    unrelated: () => [],
+  },
+  { route: "post /add_user_driver", write: (h, f) => post(h, f, "/add_user_driver", { device_id: f.device, name: "Second driver" }) },
+  { route: "post /edit_user_driver", write: (h, f) => post(h, f, "/edit_user_driver", { id: f.driver, device_id: f.device, name: "Jonas Renamed" }) },
+  {
+    route: "post /edit_user_driver (to another device)",
+    write: async (h, f) => ({ reply: await post(h, f, "/edit_user_driver", { id: f.driver, device_id: f.near, name: "Jonas" }), changed: [f.device, f.near] }),
+    unrelated: (f) => [f.far],
+  },
+  { route: "get /destroy_user_driver", write: (h, f) => get(h, f, "/destroy_user_driver", { user_driver_id: f.driver }) },
+  { route: "post /add_sensor", write: (h, f) => post(h, f, "/add_sensor", { ...sensorBody(f.device, "Battery"), sensor_type: "battery", tag_name: "power", unit_of_measurement: "V" }, { device_id: f.device }) },
+  { route: "post /edit_sensor", write: (h, f) => post(h, f, "/edit_sensor", sensorBody(f.device, "Ignition renamed"), { sensor_id: f.sensor }) },
+  { route: "get /destroy_sensor", write: (h, f) => get(h, f, "/destroy_sensor", { sensor_id: f.sensor }) },
+  { route: "post /add_service", write: (h, f) => post(h, f, "/add_service", serviceBody(f.device, "Tyres"), { device_id: f.device }) },
+  { route: "post /edit_service", write: (h, f) => post(h, f, "/edit_service", { id: f.service, ...serviceBody(f.device, "Oil renamed") }) },
+  {
+    route: "post /edit_service (to another device)",
+    write: async (h, f) => ({ reply: await post(h, f, "/edit_service", { id: f.service, ...serviceBody(f.near) }), changed: [f.device, f.near] }),
+    unrelated: (f) => [f.far],
+  },
+  { route: "get /destroy_service", write: (h, f) => get(h, f, "/destroy_service", { service_id: f.service }) },
+];
+
+async function latestTime(h: ApiHarness, user: TestUser): Promise<number> {
+  return ok(await h.get("/get_devices_latest", { user }), GetDevicesLatestResponseSchema).time;
+}
+
+async function listedSince(h: ApiHarness, user: TestUser, time: number): Promise<number[]> {
+  return ok(await h.get("/get_devices_latest", { user, query: { time } }), GetDevicesLatestResponseSchema).items.map((i) => i.id);
+}
+
+describeApi("device changes reach the live list", (h) => {
+  describe.each(CASES)("$route", (c) => {
+    it("lists the changed devices in the next poll, and no other", async () => {
+      const f = await seed(h);
+      const stranger = await seed(h);
+      // Past the second the seed's own changes were made in: the poll re-sends that second.
+      await nextSecond();
+      const time = await latestTime(h, f.user);
+      const strangerTime = await latestTime(h, stranger.user);
+      await nextSecond();
+
+      const done = await c.write(h, f);
+      const { reply, changed } = "reply" in done ? done : { reply: done, changed: [f.device] };
+      expect(reply.status, `${reply.label}: ${reply.text}`).toBe(200);
+
+      const listed = await listedSince(h, f.user, time);
+      for (const id of changed) expect(listed, `device ${id} after ${c.route}`).toContain(id);
+      for (const id of (c.unrelated ?? ((x: Fleet) => [x.near, x.far]))(f)) expect(listed, `unrelated device ${id} after ${c.route}`).not.toContain(id);
+      // Another user's devices never move on this user's write.
+      expect(await listedSince(h, stranger.user, strangerTime)).toEqual([]);
+    });
+  });
+});
