@@ -2,6 +2,7 @@ import formbody from "@fastify/formbody";
 import multipart from "@fastify/multipart";
 import type { FastifyInstance, FastifyRequest } from "fastify";
 import fp from "fastify-plugin";
+import { FailureError } from "@fleet/contracts";
 import { expandKeys } from "../../lib/expand-keys.js";
 
 /** Limits on multipart bodies: no endpoint takes more than a few fields and small files. */
@@ -43,11 +44,9 @@ export default fp(
     });
     // attachFieldsToBody consumes every part (files included) inside the hook, so no stream is left unread.
     await app.register(multipart, { attachFieldsToBody: "keyValues", limits: MULTIPART_LIMITS });
-    app.addHook("preValidation", async (req, reply) => {
+    app.addHook("preValidation", async (req) => {
       readingMultipart.delete(req);
-      if (hasUndecodableText(req.query) || hasUndecodableText(req.body)) {
-        return reply.code(400).send({ status: 0, error: "The request contains bytes that are not valid UTF-8." });
-      }
+      if (hasUndecodableText(req.query) || hasUndecodableText(req.body)) throw new FailureError(400, "The request contains bytes that are not valid UTF-8.");
       if (req.query && typeof req.query === "object") req.query = expandKeys(req.query as Record<string, unknown>);
       const type = req.headers["content-type"] ?? "";
       if (req.body && typeof req.body === "object" && !Array.isArray(req.body) && (type.startsWith("multipart/") || type.startsWith("application/x-www-form-urlencoded"))) {
