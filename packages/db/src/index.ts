@@ -13,7 +13,6 @@ export * from "./validators.js";
 export * from "./queries/drivers.js";
 export * from "./queries/sensors.js";
 export * from "./queries/services.js";
-export * from "./queries/user-settings.js";
 export * from "./queries/geofences.js";
 export * from "./queries/map-routes.js";
 export * from "./queries/map-icons.js";
