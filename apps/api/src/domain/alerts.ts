@@ -42,6 +42,7 @@ import {
   type UserAlert,
 } from "@fleet/db";
 import { worded, type Wording } from "./refusals.js";
+import { found } from "./found.js";
 
 /*
  * Alerts: which devices, of which type (with the type's own attributes), where, when and
@@ -247,19 +248,13 @@ export async function editData(db: Db, user: User, alertId: number) {
 }
 
 /** Checked against the stored alert, which the database holds locked meanwhile. */
-export async function edit(db: Db, user: User, body: EditAlertBody): Promise<void> {
-  if (!(await worded(updateAlert(db, user.id, body.id, (stored) => alertValues(body, stored)), wording))) throw new NotFoundError(WHAT);
-}
+export const edit = (db: Db, user: User, body: EditAlertBody) => found(worded(updateAlert(db, user.id, body.id, (stored) => alertValues(body, stored)), wording), WHAT);
 
-export async function destroy(db: Db, user: User, alertId: number): Promise<void> {
-  if (!(await destroyAlert(db, user.id, alertId))) throw new NotFoundError(WHAT);
-}
+export const destroy = (db: Db, user: User, alertId: number) => found(destroyAlert(db, user.id, alertId), WHAT);
 
-export async function changeActive(db: Db, user: User, change: ChangeActiveAlert): Promise<void> {
+export async function changeActive(db: Db, user: User, change: ChangeActiveAlert) {
   const { ids, active } = readChangeActive(change);
-  if (!(await setAlertsActive(db, user.id, ids, active))) throw new NotFoundError(WHAT);
+  return found(setAlertsActive(db, user.id, ids, active), WHAT);
 }
 
-export async function setDevices(db: Db, user: User, alertId: number, devices: number[]): Promise<void> {
-  if (!(await worded(setAlertDevices(db, user.id, alertId, devices), wording))) throw new NotFoundError(WHAT);
-}
+export const setDevices = (db: Db, user: User, alertId: number, devices: number[]) => found(worded(setAlertDevices(db, user.id, alertId, devices), wording), WHAT);

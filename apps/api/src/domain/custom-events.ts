@@ -27,6 +27,7 @@ import {
 import type { LiveStore } from "@fleet/live";
 import { attributeKey, toNumber } from "@fleet/sensors";
 import { pageRequest, pageWindow, paginate } from "../lib/pagination.js";
+import { found } from "./found.js";
 
 /*
  * Custom events: conditions on a protocol's position attributes and the message raised
@@ -114,9 +115,7 @@ export async function edit(db: Db, user: User, body: EditCustomEventBody): Promi
   if (!(await updateCustomEvent(db, user.id, body.id, input(body)))) throw new NotFoundError(WHAT);
 }
 
-export async function destroy(db: Db, user: User, id: number): Promise<void> {
-  if (!(await destroyCustomEvent(db, user.id, id))) throw new NotFoundError(WHAT);
-}
+export const destroy = (db: Db, user: User, id: number) => found(destroyCustomEvent(db, user.id, id), WHAT);
 
 /**
  * The user's custom events grouped by protocol: all of them without `deviceIds`, else

@@ -12,6 +12,7 @@ import { loadLiveExtras } from "../lib/live-extras.js";
 import { deviceData, liveItem } from "../lib/live-item.js";
 import type { ApiSettings } from "../plugins/app/services.js";
 import { worded, type Wording } from "./refusals.js";
+import { found } from "./found.js";
 
 /*
  * Devices: the form's option lists, add, edit, destroy, the user's active flag, and the
@@ -123,9 +124,9 @@ export async function destroy(db: Db, live: LiveStore, user: User, deviceId: num
   if (result.deleted) await live.deleteStates([deviceId]);
 }
 
-export async function changeActive(db: Db, user: User, input: ChangeActiveDevice): Promise<void> {
+export async function changeActive(db: Db, user: User, input: ChangeActiveDevice) {
   const ids = Array.isArray(input.id) ? input.id : [input.id];
-  if (!(await setDevicesActive(db, user.id, ids, isActive(input.active)))) throw new NotFoundError(WHAT);
+  return found(setDevicesActive(db, user.id, ids, isActive(input.active)), WHAT);
 }
 
 /** The live list's items of these devices: record, last known state, driver, sensors and services. */

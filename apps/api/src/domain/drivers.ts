@@ -1,6 +1,7 @@
 import { NotFoundError, formatDateTime, type AddUserDriverBody, type DriverRecord, type EditUserDriverBody } from "@fleet/contracts";
 import { createDriver, destroyDriver, findUserDriver, listDriverDeviceChoices, pageUserDrivers, updateDriver, type Db, type Driver, type DriverInput, type User } from "@fleet/db";
 import { pageRequest, pageWindow, paginate } from "../lib/pagination.js";
+import { found } from "./found.js";
 
 /*
  * The user's drivers. Saving a driver makes it its device's current driver (by hand, so
@@ -57,10 +58,6 @@ export async function editData(db: Db, user: User, driverId: number) {
   return { item: record(driver, user.timezoneId), devices: await deviceChoices(db, user.id), status: 1 as const };
 }
 
-export async function edit(db: Db, user: User, body: EditUserDriverBody): Promise<void> {
-  if (!(await updateDriver(db, user.id, body.id, input(body)))) throw new NotFoundError(WHAT);
-}
+export const edit = (db: Db, user: User, body: EditUserDriverBody) => found(updateDriver(db, user.id, body.id, input(body)), WHAT);
 
-export async function destroy(db: Db, user: User, driverId: number): Promise<void> {
-  if (!(await destroyDriver(db, user.id, driverId))) throw new NotFoundError(WHAT);
-}
+export const destroy = (db: Db, user: User, driverId: number) => found(destroyDriver(db, user.id, driverId), WHAT);

@@ -1,7 +1,6 @@
 import {
   InvalidInputError,
   MAX_POLYGON_POINTS,
-  NotFoundError,
   formatDateTime,
   isActive,
   readChangeActive,
@@ -14,6 +13,7 @@ import {
 import { createGeofence, destroyGeofence, listUserGeofenceGroups, listUserGeofences, setGeofencesActive, updateGeofence, type Db, type Geofence, type GeofenceInput, type User } from "@fleet/db";
 import { isSimpleRing, type LatLng } from "@fleet/geo";
 import { groupRecord } from "./geofence-groups.js";
+import { found } from "./found.js";
 
 /*
  * The user's geofences: polygons and circles the rules service tests positions against.
@@ -113,15 +113,11 @@ export async function add(db: Db, user: User, body: AddGeofenceBody) {
   return { status: 1 as const, id: (await createGeofence(db, user.id, input(body))).id };
 }
 
-export async function edit(db: Db, user: User, body: EditGeofenceBody): Promise<void> {
-  if (!(await updateGeofence(db, user.id, body.id, input(body)))) throw new NotFoundError(WHAT);
-}
+export const edit = (db: Db, user: User, body: EditGeofenceBody) => found(updateGeofence(db, user.id, body.id, input(body)), WHAT);
 
-export async function destroy(db: Db, user: User, id: number): Promise<void> {
-  if (!(await destroyGeofence(db, user.id, id))) throw new NotFoundError(WHAT);
-}
+export const destroy = (db: Db, user: User, id: number) => found(destroyGeofence(db, user.id, id), WHAT);
 
-export async function changeActive(db: Db, user: User, change: ChangeActive): Promise<void> {
+export async function changeActive(db: Db, user: User, change: ChangeActive) {
   const { ids, active } = readChangeActive(change);
-  if (!(await setGeofencesActive(db, user.id, ids, active))) throw new NotFoundError(WHAT);
+  return found(setGeofencesActive(db, user.id, ids, active), WHAT);
 }

@@ -1,6 +1,5 @@
 import {
   InvalidInputError,
-  NotFoundError,
   findMapIcon,
   formatDateTime,
   mapIconCatalogue,
@@ -12,6 +11,7 @@ import {
   type UserMapIconRecord,
 } from "@fleet/contracts";
 import { createUserMapIcon, destroyUserMapIcon, listUserMapIcons, setUserMapIconsActive, updateUserMapIcon, type Db, type User, type UserMapIcon, type UserMapIconInput } from "@fleet/db";
+import { found } from "./found.js";
 
 /*
  * Map icons: the shipped catalogue (get_map_icons) and the user's points of interest
@@ -60,15 +60,11 @@ export async function add(db: Db, user: User, body: AddMapIconBody) {
   return { status: 1 as const, id: (await createUserMapIcon(db, user.id, input(body))).id };
 }
 
-export async function edit(db: Db, user: User, body: EditMapIconBody): Promise<void> {
-  if (!(await updateUserMapIcon(db, user.id, body.id, input(body)))) throw new NotFoundError(WHAT);
-}
+export const edit = (db: Db, user: User, body: EditMapIconBody) => found(updateUserMapIcon(db, user.id, body.id, input(body)), WHAT);
 
-export async function destroy(db: Db, user: User, id: number): Promise<void> {
-  if (!(await destroyUserMapIcon(db, user.id, id))) throw new NotFoundError(WHAT);
-}
+export const destroy = (db: Db, user: User, id: number) => found(destroyUserMapIcon(db, user.id, id), WHAT);
 
-export async function changeActive(db: Db, user: User, change: ChangeActive): Promise<void> {
+export async function changeActive(db: Db, user: User, change: ChangeActive) {
   const { ids, active } = readChangeActive(change);
-  if (!(await setUserMapIconsActive(db, user.id, ids, active))) throw new NotFoundError(WHAT);
+  return found(setUserMapIconsActive(db, user.id, ids, active), WHAT);
 }

@@ -1,7 +1,6 @@
 import {
   InvalidInputError,
   MAX_ROUTE_POINTS,
-  NotFoundError,
   formatDateTime,
   readChangeActive,
   readPointList,
@@ -13,6 +12,7 @@ import {
 } from "@fleet/contracts";
 import { createRoute, destroyRoute, pageUserRoutes, setRoutesActive, updateRoute, type Db, type Route, type RouteInput, type User } from "@fleet/db";
 import { pageRequest, pageWindow, paginate } from "../lib/pagination.js";
+import { found } from "./found.js";
 
 /*
  * Routes the user draws on the map (polylines). The spec shows none of their responses;
@@ -56,15 +56,11 @@ export async function add(db: Db, user: User, body: AddRouteBody) {
   return { status: 1 as const, id: (await createRoute(db, user.id, input(body))).id };
 }
 
-export async function edit(db: Db, user: User, body: EditRouteBody): Promise<void> {
-  if (!(await updateRoute(db, user.id, body.id, input(body)))) throw new NotFoundError(WHAT);
-}
+export const edit = (db: Db, user: User, body: EditRouteBody) => found(updateRoute(db, user.id, body.id, input(body)), WHAT);
 
-export async function destroy(db: Db, user: User, id: number): Promise<void> {
-  if (!(await destroyRoute(db, user.id, id))) throw new NotFoundError(WHAT);
-}
+export const destroy = (db: Db, user: User, id: number) => found(destroyRoute(db, user.id, id), WHAT);
 
-export async function changeActive(db: Db, user: User, change: ChangeActive): Promise<void> {
+export async function changeActive(db: Db, user: User, change: ChangeActive) {
   const { ids, active } = readChangeActive(change);
-  if (!(await setRoutesActive(db, user.id, ids, active))) throw new NotFoundError(WHAT);
+  return found(setRoutesActive(db, user.id, ids, active), WHAT);
 }

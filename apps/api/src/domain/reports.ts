@@ -1,6 +1,5 @@
 import {
   InvalidInputError,
-  NotFoundError,
   checkReportParameters,
   defaultReportStopMinutes,
   findReportType,
@@ -17,6 +16,7 @@ import {
 } from "@fleet/contracts";
 import { createReport, destroyReport, listUserReports, updateReport, type Db, type Report, type ReportInput, type User } from "@fleet/db";
 import { pageRequest, pageWindow, paginate } from "../lib/pagination.js";
+import { found } from "./found.js";
 
 /*
  * Report definitions: a type from the catalogue, its format, fields and parameters, the
@@ -140,10 +140,6 @@ export async function add(db: Db, user: User, body: AddReportBody) {
   return { status: 1 as const, id: (await createReport(db, user.id, input(body))).id };
 }
 
-export async function edit(db: Db, user: User, body: EditReportBody): Promise<void> {
-  if (!(await updateReport(db, user.id, body.id, input(body)))) throw new NotFoundError(WHAT);
-}
+export const edit = (db: Db, user: User, body: EditReportBody) => found(updateReport(db, user.id, body.id, input(body)), WHAT);
 
-export async function destroy(db: Db, user: User, id: number): Promise<void> {
-  if (!(await destroyReport(db, user.id, id))) throw new NotFoundError(WHAT);
-}
+export const destroy = (db: Db, user: User, id: number) => found(destroyReport(db, user.id, id), WHAT);
