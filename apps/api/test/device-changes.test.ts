@@ -102,7 +102,8 @@ async function listedSince(h: ApiHarness, user: TestUser, time: number): Promise
 }
 
 describeApi("device changes reach the live list", (h) => {
-  describe.each(CASES)("$route", (c) => {
+  // Concurrently: each case has users of its own, and most of its time is spent waiting for the next second.
+  describe.concurrent.each(CASES)("$route", (c) => {
     it("lists the changed devices in the next poll, and no other", async () => {
       const f = await seed(h);
       const stranger = await seed(h);
