@@ -27,6 +27,23 @@ export interface DbConfig {
   databaseUrl?: string;
   /** Where PGlite keeps its files (`${dataDir}/pglite`); unused with PostgreSQL. */
   dataDir: string;
+  /**
+   * Told how many rows each statement outside a transaction returned: what a read costs,
+   * for diagnostics and for tests that check a read does not grow with the data.
+   */
+  onRows?: (rows: number) => void;
+}
+
+/** Wraps `client.query` so each result's row count reaches `onRows`. */
+function observeRows<C extends { query: (...args: never[]) => Promise<unknown> }>(client: C, onRows: ((rows: number) => void) | undefined): void {
+  if (!onRows) return;
+  const query = client.query.bind(client) as (...args: unknown[]) => Promise<unknown>;
+  client.query = (async (...args: unknown[]) => {
+    const result = await query(...args);
+    const rows = (result as { rows?: unknown[] } | undefined)?.rows;
+    onRows(Array.isArray(rows) ? rows.length : 0);
+    return result;
+  }) as C["query"];
 }
 
 export interface DbHandle {
@@ -49,7 +66,7 @@ export const migrationsFolder = fileURLToPath(new URL("../drizzle", import.meta.
 const MIGRATION_LOCK_KEY = 0x666c656574646dn;
 
 export async function openDb(config: DbConfig): Promise<DbHandle> {
-  const handle = config.databaseUrl ? openPostgres(config.databaseUrl) : await openPglite(config.dataDir);
+  const handle = config.databaseUrl ? openPostgres(config.databaseUrl, config.onRows) : await openPglite(config.dataDir, config.onRows);
   // Calls through one handle run one after another: the migrator reads "what is applied"
   // before its transaction, so two overlapping calls would both try to apply everything.
   // Across processes the advisory lock below does the same job.
@@ -63,8 +80,9 @@ export async function openDb(config: DbConfig): Promise<DbHandle> {
   return handle;
 }
 
-function openPostgres(url: string): DbHandle {
+function openPostgres(url: string, onRows?: (rows: number) => void): DbHandle {
   const pool = new pg.Pool({ connectionString: url });
+  observeRows(pool, onRows);
   // An idle client that loses its connection emits on the pool; unhandled, that would crash
   // the process. The next query reports the problem instead.
   pool.on("error", (err) => console.error("[db] idle PostgreSQL client error:", err.message));
@@ -90,12 +108,13 @@ function openPostgres(url: string): DbHandle {
   };
 }
 
-async function openPglite(dataDir: string): Promise<DbHandle> {
+async function openPglite(dataDir: string, onRows?: (rows: number) => void): Promise<DbHandle> {
   const dir = path.join(dataDir, "pglite");
   await mkdir(dir, { recursive: true });
   const client = new PGlite(dir);
   // Surface a corrupt or locked data directory here, not at the first query.
   await client.waitReady;
+  observeRows(client, onRows);
   const db = drizzlePglite({ client, schema });
   return {
     db,

@@ -4,7 +4,7 @@ import {
   type AddDeviceBody, type ChangeActiveDevice, type EditDeviceBody, type EditDeviceDataResponse, type EditDeviceItem, type LatestDeviceItem, type LiveDeviceItem,
 } from "@fleet/contracts";
 import {
-  UserGroup, createDevice, destroyDevice, findUserDevice, listDeviceGroups, listUserDevices, listUsers, setDevicesActive, updateDevice,
+  UserGroup, createDevice, destroyDevice, findUserDevice, listDeviceGroups, listUserDevices, listUserDevicesByIds, listUsers, setDevicesActive, updateDevice,
   type CreateDeviceInput, type Db, type UpdateDeviceInput, type User, type UserDeviceRecord,
 } from "@fleet/db";
 import { CHANGE_RETENTION_MS, type LiveStore } from "@fleet/live";
@@ -131,6 +131,7 @@ export async function changeActive(db: Db, user: User, input: ChangeActiveDevice
 
 /** The live list's items of these devices: record, last known state, driver, sensors and services. */
 async function liveItems({ db, live, settings }: LiveView, user: User, devices: UserDeviceRecord[]): Promise<LiveDeviceItem[]> {
+  if (devices.length === 0) return [];
   const states = await live.getStates(devices.map((d) => d.id));
   const extras = await loadLiveExtras(db, user, devices, states);
   const ctx = { user, now: Date.now(), offlineAfterMs: settings.offlineAfterMs };
@@ -157,8 +158,8 @@ export async function latest(view: LiveView, user: User, time: number | undefine
   // The change index keeps CHANGE_RETENTION_MS: a poll from further back than that
   // could miss a change the index has forgotten, so it gets every device instead.
   const complete = time !== undefined && since >= now - CHANGE_RETENTION_MS;
-  const wanted = complete ? new Set(deviceIds) : undefined;
-  const devices = (await listUserDevices(view.db, user.id)).filter((d) => !wanted || wanted.has(d.id));
+  // A poll reads what changed, by id, never the whole fleet.
+  const devices = complete ? await listUserDevicesByIds(view.db, user.id, deviceIds) : await listUserDevices(view.db, user.id);
   const items: LatestDeviceItem[] = (await liveItems(view, user, devices)).map((item) => ({
     ...item,
     sensors: JSON.stringify(item.sensors),

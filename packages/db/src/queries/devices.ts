@@ -99,6 +99,20 @@ export function listUserDevices(db: Queryable, userId: number): Promise<UserDevi
   return selectUserDevices(db, userId);
 }
 
+// A statement takes at most 65,535 parameters; far fewer ids per query keep each one quick.
+const IDS_PER_QUERY = 10_000;
+
+/**
+ * Those of `deviceIds` that are the user's non-deleted devices, with the user's pivot
+ * fields, by id: what it costs depends on the ids asked for, not on the fleet's size.
+ */
+export async function listUserDevicesByIds(db: Queryable, userId: number, deviceIds: readonly number[]): Promise<UserDeviceRecord[]> {
+  const ids = [...new Set(deviceIds)].filter(isRowId).sort((a, b) => a - b);
+  const out: UserDeviceRecord[] = [];
+  for (let i = 0; i < ids.length; i += IDS_PER_QUERY) out.push(...(await selectUserDevices(db, userId, inArray(devices.id, ids.slice(i, i + IDS_PER_QUERY)))));
+  return out;
+}
+
 /**
  * Folds a device-left-join-pivot result (one row per owner, device rows adjacent because
  * of the ORDER BY) into one TrackedDevice per device.
