@@ -30,6 +30,24 @@ describe("loadConfig", () => {
       expect(msg).toMatch(/KAFKA_BROKERS/);
     }
   });
+
+  it("never shows a secret's value or a URL's password in the error", () => {
+    const bad = () => loadConfig(StandaloneEnvSchema, { FLEET_ADMIN_PASSWORD: "abc", DATABASE_URL: "POSTGRES://fleet:s3cret-pw@db:5432/fleet", PORT: "http" });
+    expect(bad).toThrow(ConfigError);
+    const msg = (() => {
+      try {
+        bad();
+      } catch (e) {
+        return (e as ConfigError).message;
+      }
+      return "";
+    })();
+    expect(msg).toMatch(/FLEET_ADMIN_PASSWORD/);
+    expect(msg).toMatch(/DATABASE_URL: .*\*\*\*@db/);
+    expect(msg).toMatch(/PORT: .*\(got "http"\)/);
+    expect(msg).not.toMatch(/"abc"/);
+    expect(msg).not.toMatch(/s3cret-pw/);
+  });
 });
 
 describe("missingServices", () => {

@@ -8,6 +8,17 @@ export class ConfigError extends Error {
   }
 }
 
+const SECRET_NAME = /PASSWORD|SECRET|TOKEN|HASH|KEY/;
+
+/**
+ * A refused value as the error line may show it: never a secret's (a password that is too
+ * short is still a password), and a URL without its user:password part.
+ */
+function shown(name: string, value: unknown): string {
+  if (SECRET_NAME.test(name)) return "(hidden)";
+  return JSON.stringify(typeof value === "string" ? value.replace(/^([a-z][a-z0-9+.-]*:\/\/)[^@/]*@/i, "$1***@") : value);
+}
+
 /**
  * Reads the environment once against a schema: defaults applied, strings coerced to
  * the declared types, unknown variables ignored. Empty strings count as unset, so
@@ -20,7 +31,7 @@ export function loadConfig<T extends TObject>(schema: T, env: NodeJS.ProcessEnv 
     if (v !== undefined && v !== "") picked[key] = v;
   }
   const value = Value.Convert(schema, Value.Default(schema, picked));
-  const problems = [...Value.Errors(schema, value)].map((e) => `${e.path.slice(1) || "(root)"}: ${e.message}${e.value === undefined ? "" : ` (got ${JSON.stringify(e.value)})`}`);
+  const problems = [...Value.Errors(schema, value)].map((e) => `${e.path.slice(1) || "(root)"}: ${e.message}${e.value === undefined ? "" : ` (got ${shown(e.path.slice(1), e.value)})`}`);
   if (problems.length > 0) throw new ConfigError(problems);
   return value as Static<T>;
 }
