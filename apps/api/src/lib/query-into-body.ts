@@ -1,5 +1,6 @@
 import { InvalidInputError } from "@fleet/contracts";
 import type { FastifyRequest } from "fastify";
+import { differsMessage } from "./query-or-body.js";
 
 /**
  * preValidation for routes whose POST form may carry some body fields in the query
@@ -19,6 +20,6 @@ export async function queryIntoBody(req: FastifyRequest): Promise<void> {
   if (typeof req.body !== "object" || req.body === null || Array.isArray(req.body)) return;
   const body = req.body as Record<string, unknown>;
   const clashes = present.filter((k) => body[k] !== undefined && JSON.stringify(body[k]) !== JSON.stringify(query[k]) && String(body[k]) !== String(query[k]));
-  if (clashes.length > 0) throw new InvalidInputError(Object.fromEntries(clashes.map((k) => [k, `The ${k.replaceAll("_", " ")} in the query and in the body differ.`])));
+  if (clashes.length > 0) throw new InvalidInputError(Object.fromEntries(clashes.map((k) => [k, differsMessage(k)])));
   for (const k of present) body[k] = query[k];
 }
