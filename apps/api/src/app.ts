@@ -5,7 +5,7 @@ import openapi from "./plugins/external/openapi.js";
 import auth from "./plugins/app/auth.js";
 import errors from "./plugins/app/errors.js";
 import inputRules from "./plugins/app/input-rules.js";
-import services, { type Services } from "./plugins/app/services.js";
+import services, { type ServicesOptions } from "./plugins/app/services.js";
 import { loginRoutes, userRoutes } from "./routes/auth.js";
 import { adminRoutes } from "./routes/admin.js";
 import { deviceRoutes } from "./routes/devices.js";
@@ -23,7 +23,7 @@ import { commandRoutes } from "./routes/commands.js";
 import { taskRoutes } from "./routes/tasks.js";
 import { reportRoutes } from "./routes/reports.js";
 
-export type ApiAppOptions = Services;
+export type ApiAppOptions = ServicesOptions;
 
 /**
  * The API app as a plugin, mounted under /api by its server and by the all-in-one

@@ -19,7 +19,7 @@ export interface ApiStores {
 }
 
 /** How the API is mounted, by its own server and by the all-in-one process alike: under /api, over these stores. */
-export function apiAppOptions(config: Pick<ApiEnv, "OFFLINE_AFTER_MINUTES" | "SMS_GATEWAY_ALLOW_PRIVATE">, stores: ApiStores): ApiAppOptions & { prefix: string } {
+export function apiAppOptions(config: Pick<ApiEnv, "OFFLINE_AFTER_MINUTES" | "SMS_GATEWAY_ALLOW_PRIVATE" | "LIVE_CACHE_DEVICES">, stores: ApiStores): ApiAppOptions & { prefix: string } {
   return {
     prefix: "/api",
     db: stores.db,
@@ -27,6 +27,6 @@ export function apiAppOptions(config: Pick<ApiEnv, "OFFLINE_AFTER_MINUTES" | "SM
     history: stores.history,
     commands: createBusCommandQueue({ producer: stores.producer }),
     deadLetters: busDeadLetters(stores.bus, stores.producer),
-    settings: { offlineAfterMs: config.OFFLINE_AFTER_MINUTES * 60_000, version: API_VERSION, smsGatewayAllowPrivate: config.SMS_GATEWAY_ALLOW_PRIVATE },
+    settings: { offlineAfterMs: config.OFFLINE_AFTER_MINUTES * 60_000, version: API_VERSION, smsGatewayAllowPrivate: config.SMS_GATEWAY_ALLOW_PRIVATE, liveCacheDevices: config.LIVE_CACHE_DEVICES },
   };
 }

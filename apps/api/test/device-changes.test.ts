@@ -6,6 +6,9 @@
  */
 import { describe, expect, it } from "vitest";
 import { AddDeviceResponseSchema, AddSensorResponseSchema, AddServiceResponseSchema, AddUserDriverResponseSchema, EditSetupDataResponseSchema, GetDevicesLatestResponseSchema, OkSchema } from "@fleet/contracts";
+import { findUserByEmail } from "@fleet/db";
+import * as devices from "../src/domain/devices.js";
+import { liveRecordCache } from "../src/lib/live-records.js";
 import { deviceFields, describeApi, nextSecond, ok, type ApiHarness, type Reply, type TestUser } from "./fixture.js";
 
 /** One user's records: `device` is the one the writes aim at, in group `group`, with a driver, a sensor and a service; `near` and `far` are two more devices of the same user, ungrouped. */
@@ -97,9 +100,26 @@ async function latestTime(h: ApiHarness, user: TestUser): Promise<number> {
   return ok(await h.get("/get_devices_latest", { user }), GetDevicesLatestResponseSchema).time;
 }
 
-async function listedSince(h: ApiHarness, user: TestUser, time: number): Promise<number[]> {
-  return ok(await h.get("/get_devices_latest", { user, query: { time } }), GetDevicesLatestResponseSchema).items.map((i) => i.id);
+async function itemsSince(h: ApiHarness, user: TestUser, time: number) {
+  return ok(await h.get("/get_devices_latest", { user, query: { time } }), GetDevicesLatestResponseSchema).items;
 }
+
+async function listedSince(h: ApiHarness, user: TestUser, time: number): Promise<number[]> {
+  return (await itemsSince(h, user, time)).map((i) => i.id);
+}
+
+/**
+ * Each device's item as an api instance that has cached nothing renders it, from the
+ * records store itself; the time-dependent stop_duration is left out.
+ */
+async function coldItems(h: ApiHarness, user: TestUser): Promise<Map<number, unknown>> {
+  const view = { db: h.db, live: h.live, liveRecords: liveRecordCache(h.db, h.live, { maxDevices: 1000 }), settings: h.settings };
+  // The user as the write left it (units, timezone), as a request would load it.
+  const { items } = await devices.latest(view, (await findUserByEmail(h.db, user.email))!, undefined);
+  return new Map(items.map((i) => [i.id, comparable(i)]));
+}
+
+const comparable = (item: object) => JSON.parse(JSON.stringify({ ...item, stop_duration: undefined })) as unknown;
 
 describeApi("device changes reach the live list", (h) => {
   // Concurrently: each case has users of its own, and most of its time is spent waiting for the next second.
@@ -117,8 +137,12 @@ describeApi("device changes reach the live list", (h) => {
       const { reply, changed } = "reply" in done ? done : { reply: done, changed: [f.device] };
       expect(reply.status, `${reply.label}: ${reply.text}`).toBe(200);
 
-      const listed = await listedSince(h, f.user, time);
+      const items = await itemsSince(h, f.user, time);
+      const listed = items.map((i) => i.id);
       for (const id of changed) expect(listed, `device ${id} after ${c.route}`).toContain(id);
+      // With what the write made of it: the api's cached records were brought up to date.
+      const cold = await coldItems(h, f.user);
+      for (const item of items) expect(comparable(item), `device ${item.id} after ${c.route}`).toEqual(cold.get(item.id));
       for (const id of (c.unrelated ?? ((x: Fleet) => [x.near, x.far]))(f)) expect(listed, `unrelated device ${id} after ${c.route}`).not.toContain(id);
       // Another user's devices never move on this user's write.
       expect(await listedSince(h, stranger.user, strangerTime)).toEqual([]);

@@ -175,7 +175,7 @@ async function encode(body: unknown, as: BodyEncoding): Promise<{ payload: strin
  * does yet), so suites do not pay for an engine they never use; close() closes it. A
  * Proxy rather than a hand-written object, so methods added to the port forward too.
  */
-function lazyChdbHistory(): HistoryStore {
+export function lazyChdbHistory(): HistoryStore {
   let opened: Promise<{ store: HistoryStore; cleanup(): Promise<void> }> | undefined;
   const open = () =>
     (opened ??= (async () => {
@@ -206,7 +206,7 @@ function lazyChdbHistory(): HistoryStore {
   });
 }
 
-async function openRecords(kind: RecordsStore): Promise<{ handle: DbHandle; cleanup(): Promise<void> }> {
+export async function openRecords(kind: RecordsStore): Promise<{ handle: DbHandle; cleanup(): Promise<void> }> {
   if (kind === "pglite") {
     const tmp = await tempPglite();
     return { handle: await openDb({ dataDir: tmp.dataDir }), cleanup: tmp.cleanup };

@@ -6,10 +6,20 @@
  */
 import { tmpdir } from "node:os";
 import { afterAll, describe, expect, it } from "vitest";
+import type { LiveState } from "@fleet/contracts";
 import { createDevice, createUser, openDb, type DbHandle, type User } from "@fleet/db";
 import { createMemoryLive, type LiveStore } from "@fleet/live";
 import { hasService, tempPglite, tempPostgresDb, uniqueSuffix } from "@fleet/testkit";
 import * as devices from "../src/domain/devices.js";
+import { liveRecordCache } from "../src/lib/live-records.js";
+
+function position(deviceId: number): LiveState {
+  const now = Date.now();
+  return {
+    deviceId, positionId: now, uniqueId: `cost-${deviceId}`, protocol: "osmand", latitude: 54.7, longitude: 25.3, altitude: 100, course: 90, speedKmh: 30,
+    fixTime: now, serverTime: now, attributes: {}, movedAt: now, odometerKm: 0, tail: [],
+  };
+}
 
 interface Fleet {
   user: User;
@@ -21,12 +31,13 @@ function suite(store: "pglite" | "postgres") {
   let live: LiveStore | undefined;
   const cleanups: (() => Promise<void>)[] = [];
   let rows = 0;
+  let queries = 0;
 
   async function open() {
     if (handle) return handle;
     const where = store === "pglite" ? await tempPglite() : await tempPostgresDb();
     cleanups.push(where.cleanup);
-    handle = await openDb({ databaseUrl: "url" in where ? where.url : undefined, dataDir: "dataDir" in where ? where.dataDir : tmpdir(), onRows: (n) => void (rows += n) });
+    handle = await openDb({ databaseUrl: "url" in where ? where.url : undefined, dataDir: "dataDir" in where ? where.dataDir : tmpdir(), onRows: (n) => void ((rows += n), queries++) });
     await handle.migrate();
     live = createMemoryLive();
     return handle;
@@ -50,16 +61,22 @@ function suite(store: "pglite" | "postgres") {
     return { user, ids };
   }
 
-  /** Rows read by one poll from `time` after `changed` devices were marked, and the ids it listed. */
-  async function poll(f: Fleet, changed: number): Promise<{ rows: number; listed: number[] }> {
-    const view = { db: handle!.db, live: live!, settings: { offlineAfterMs: 300_000, version: "test" } };
+  /**
+   * Rows and statements of one poll from `time` after `changed` devices changed: their
+   * records edited (marked), or only their states (a new position each).
+   */
+  async function poll(f: Fleet, changed: number, how: "record" | "state" = "record"): Promise<{ rows: number; queries: number; listed: number[] }> {
+    const view = { db: handle!.db, live: live!, liveRecords: liveRecordCache(handle!.db, live!, { maxDevices: 100_000 }), settings: { offlineAfterMs: 300_000, version: "test" } };
     const { time } = await devices.latest(view, f.user, undefined);
     // Past the second the first poll answered with: that second is sent again.
     await new Promise((r) => setTimeout(r, 1000 - (Date.now() % 1000) + 5));
-    await live!.markChanged(f.ids.slice(0, changed).map((deviceId) => ({ deviceId, userIds: [f.user.id] })));
+    const touched = f.ids.slice(0, changed);
+    if (how === "record") await live!.markChanged(touched.map((deviceId) => ({ deviceId, userIds: [f.user.id] })));
+    else await live!.putStates(touched.map((deviceId) => ({ state: position(deviceId), userIds: [f.user.id] })));
     rows = 0;
+    queries = 0;
     const res = await devices.latest(view, f.user, time);
-    return { rows, listed: res.items.map((i) => i.id) };
+    return { rows, queries, listed: res.items.map((i) => i.id) };
   }
 
   it("reads no more rows for 400 devices than for 20, and none when nothing changed", async () => {
@@ -70,14 +87,23 @@ function suite(store: "pglite" | "postgres") {
     const emptyLarge = await poll(large, 0);
     const fiveSmall = await poll(small, 5);
     const fiveLarge = await poll(large, 5);
-    console.log(`[live] poll_rows store=${store} empty_20=${emptySmall.rows} empty_400=${emptyLarge.rows} five_of_20=${fiveSmall.rows} five_of_400=${fiveLarge.rows}`);
+    const movedLarge = await poll(large, 50, "state");
+    console.log(
+      `[live] poll_rows store=${store} empty_20=${emptySmall.rows} empty_400=${emptyLarge.rows} five_of_20=${fiveSmall.rows} five_of_400=${fiveLarge.rows} moved_50_of_400=${movedLarge.rows}`,
+    );
 
     expect(emptyLarge.listed).toEqual([]);
     expect(emptyLarge.rows).toBe(0);
+    expect(emptyLarge.queries).toBe(0);
     expect(fiveSmall.listed).toEqual(small.ids.slice(0, 5));
     expect(fiveLarge.listed).toEqual(large.ids.slice(0, 5));
+    // Edited records are read again, by id: the same rows and statements whatever the fleet.
     expect(fiveLarge.rows).toBeGreaterThan(0);
     expect(fiveLarge.rows).toBe(fiveSmall.rows);
+    expect(fiveLarge.queries).toBe(fiveSmall.queries);
+    // Devices that only moved are served from the cached records: nothing is read.
+    expect(movedLarge.listed).toEqual(large.ids.slice(0, 50));
+    expect(movedLarge.queries).toBe(0);
   }, 120_000);
 }
 

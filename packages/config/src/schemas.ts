@@ -65,6 +65,8 @@ export const ApiEnvSchema = Type.Composite([
     ...AdminAccount,
     /** Minutes without a new fix after which a device counts as offline. */
     OFFLINE_AFTER_MINUTES: Type.Integer({ minimum: 1, default: 5 }),
+    /** Device records the live list's cache holds over all users (least recently polled users go first). */
+    LIVE_CACHE_DEVICES: Type.Integer({ minimum: 0, default: 100_000 }),
     /** Let accounts' SMS gateways be at private or loopback addresses (off: they must be public). */
     SMS_GATEWAY_ALLOW_PRIVATE: Type.Boolean({ default: false }),
   }),

@@ -73,7 +73,7 @@ function liveContract(name: string, make: () => Promise<Harness>) {
 
     it("restores states only where a device has none", async () => {
       await h.store.putStates([{ state: state(1, { positionId: 50 }), userIds: [10] }]);
-      await h.store.restoreStates([state(1, { positionId: 7 }), state(2, { positionId: 8 })]);
+      await h.store.restoreStates([state(1, { positionId: 7 }), state(2, { positionId: 8 })].map((s) => ({ state: s, userIds: [10] })));
       const got = await h.store.getStates([1, 2]);
       expect(got.get(1)?.positionId).toBe(50);
       expect(got.get(2)).toEqual(state(2, { positionId: 8 }));
@@ -108,6 +108,55 @@ function liveContract(name: string, make: () => Promise<Harness>) {
       await h.store.markChanged([{ deviceId: 5, userIds: [10] }]);
       expect((await h.store.changedSince(10, 0)).deviceIds).toEqual([5]);
       expect((await h.store.getStates([5])).size).toBe(0);
+    });
+
+    it("markChanged is a record change; a new state is not", async () => {
+      await h.store.putStates([{ state: state(1), userIds: [10] }]);
+      await h.store.markChanged([{ deviceId: 2, userIds: [10, 20] }]);
+      expect((await h.store.recordsChangedSince(10, 0)).deviceIds).toEqual([2]);
+      expect((await h.store.recordsChangedSince(20, 0)).deviceIds).toEqual([2]);
+      expect((await h.store.changedSince(10, 0)).deviceIds.sort()).toEqual([1, 2]);
+      await sleep(5);
+      const { now } = await h.store.recordsChangedSince(10, 0);
+      expect((await h.store.recordsChangedSince(10, now)).deviceIds).toEqual([]);
+    });
+
+    it("lists a device that went offline since, once, and again when it comes back", async () => {
+      const offlineAfterMs = 300;
+      const { now: start } = await h.store.changedSince(10, 0);
+      await h.store.putStates([{ state: state(1, { serverTime: start }), userIds: [10] }]);
+      await sleep(5);
+      const first = await h.store.changedSince(10, start, offlineAfterMs);
+      expect(first.deviceIds).toEqual([1]);
+      // Still online: nothing to list.
+      const second = await h.store.changedSince(10, first.now, offlineAfterMs);
+      expect(second.deviceIds).toEqual([]);
+      await sleep(offlineAfterMs + 50);
+      // It went offline between the second poll and now; nothing was written.
+      const third = await h.store.changedSince(10, second.now, offlineAfterMs);
+      expect(third.deviceIds).toEqual([1]);
+      expect(third.now - start).toBeGreaterThan(offlineAfterMs);
+      await sleep(5);
+      expect((await h.store.changedSince(10, third.now, offlineAfterMs)).deviceIds).toEqual([]);
+      // Without the setting, a silent device is never listed.
+      expect((await h.store.changedSince(10, second.now)).deviceIds).toEqual([]);
+      // Back online: a new state is a change.
+      await h.store.putStates([{ state: state(1, { serverTime: Date.now() }), userIds: [10] }]);
+      expect((await h.store.changedSince(10, third.now, offlineAfterMs)).deviceIds).toEqual([1]);
+    });
+
+    it("a restored state is seen (it goes offline on time) but not changed", async () => {
+      const offlineAfterMs = 200;
+      const { now: start } = await h.store.changedSince(10, 0);
+      await h.store.restoreStates([{ state: state(3, { serverTime: start }), userIds: [10] }]);
+      await sleep(5);
+      const first = await h.store.changedSince(10, start, offlineAfterMs);
+      expect(first.deviceIds).toEqual([]);
+      await sleep(offlineAfterMs + 50);
+      expect((await h.store.changedSince(10, first.now, offlineAfterMs)).deviceIds).toEqual([3]);
+      // Where a state exists, a restore writes and indexes nothing.
+      await h.store.restoreStates([{ state: state(3, { serverTime: Date.now(), positionId: 1 }), userIds: [10, 20] }]);
+      expect((await h.store.changedSince(20, 0, offlineAfterMs)).deviceIds).toEqual([]);
     });
 
     it("deleteStates removes only the named states", async () => {
@@ -222,6 +271,7 @@ describe("memory store snapshot", () => {
       const second = createMemoryLive({ snapshotPath });
       expect((await second.changedSince(1, polledAt + 1)).deviceIds.sort()).toEqual([6, 7]);
       expect((await second.changedSince(2, 0)).deviceIds).toEqual([7]);
+      expect((await second.recordsChangedSince(1, 0)).deviceIds).toEqual([7]);
       // The clock goes on from where it was: a change now is stamped after every kept one.
       const { now } = await second.changedSince(1, 0);
       expect(now).toBeGreaterThan(polledAt);

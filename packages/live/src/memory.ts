@@ -1,23 +1,27 @@
 import { readFileSync, renameSync, writeFileSync } from "node:fs";
 import type { LiveState } from "@fleet/contracts";
-import { CHANGE_RETENTION_MS, type LiveStore } from "./port.js";
+import { CHANGE_RETENTION_MS, offlineWindow, type ChangedIds, type LiveStore } from "./port.js";
 
 export interface MemoryLiveOptions {
   /**
-   * Where the embedded setup keeps the states and the change index across restarts: read at
+   * Where the embedded setup keeps the states and the indexes across restarts: read at
    * start, written every `snapshotEveryMs` while something changed, and at close. With the
-   * index kept, a client polling with a `time` from before a restart still gets the devices
+   * indexes kept, a client polling with a `time` from before a restart still gets the devices
    * that changed between its poll and the restart.
    */
   snapshotPath?: string;
   snapshotEveryMs?: number;
 }
 
-/** What live.json holds. Written before the index was kept, it was the `states` array alone. */
+/** userId → [deviceId, time ms][] */
+type IndexEntries = [number, [number, number][]][];
+
+/** What live.json holds. Written before the indexes were kept, it was the `states` array alone. */
 interface Snapshot {
   states: [number, string][];
-  /** userId → [deviceId, change time ms][] */
-  changes: [number, [number, number][]][];
+  changes: IndexEntries;
+  records?: IndexEntries;
+  seen?: IndexEntries;
   /** The store's clock at the save: a restarted store never stamps earlier. */
   clock: number;
 }
@@ -31,26 +35,55 @@ function loadSnapshot(path: string): Snapshot {
   }
 }
 
+/** userId → (deviceId → time ms): one of the store's per-user indexes. */
+class UserIndex {
+  readonly byUser: Map<number, Map<number, number>>;
+  constructor(entries: IndexEntries = []) {
+    this.byUser = new Map(entries.map(([userId, list]) => [userId, new Map(list)]));
+  }
+  set(deviceId: number, userIds: readonly number[], at: number) {
+    for (const userId of userIds) {
+      let index = this.byUser.get(userId);
+      if (!index) this.byUser.set(userId, (index = new Map()));
+      index.set(deviceId, at);
+    }
+  }
+  /** The user's devices stamped within [from, to]; entries before `dropBefore` are trimmed on the way. */
+  between(userId: number, from: number, to: number, dropBefore: number, out: Set<number>) {
+    const index = this.byUser.get(userId);
+    for (const [deviceId, at] of index ?? []) {
+      // Trimmed here rather than on write: this loop visits every entry anyway.
+      if (at < dropBefore) index?.delete(deviceId);
+      else if (at >= from && at <= to) out.add(deviceId);
+    }
+  }
+  entries(): IndexEntries {
+    return [...this.byUser].map(([userId, index]) => [userId, [...index]]);
+  }
+}
+
 /**
  * In-process live store for the embedded (single-process) setup.
  *
  * States are kept as JSON text, exactly as Redis keeps them, so both adapters
  * return fresh copies with the same serialisation quirks (callers can mutate what
- * they get, and `undefined` or NaN behave the same on either).
+ * they get, and `undefined` or NaN behave the same on either). A query walks the
+ * user's index (a fleet of 10,000 is a fraction of a millisecond); Redis keeps sorted sets.
  */
 export function createMemoryLive(options: MemoryLiveOptions = {}): LiveStore {
   const { snapshotPath } = options;
   const loaded = snapshotPath ? loadSnapshot(snapshotPath) : undefined;
   const states = new Map<number, string>(loaded?.states);
-  // userId -> (deviceId -> change time ms). Bounded by the user's device count.
-  const changes = new Map<number, Map<number, number>>((loaded?.changes ?? []).map(([userId, entries]) => [userId, new Map(entries)]));
+  const changes = new UserIndex(loaded?.changes);
+  const records = new UserIndex(loaded?.records);
+  const seen = new UserIndex(loaded?.seen);
   let last = loaded?.clock ?? 0;
   let dirty = false;
   const save = () => {
     if (!snapshotPath || !dirty) return;
     dirty = false;
-    const snapshot: Snapshot = { states: [...states], changes: [...changes].map(([userId, index]) => [userId, [...index]]), clock: last };
-    // Write then rename, so a crash mid-write leaves the previous snapshot whole: states and index together.
+    const snapshot: Snapshot = { states: [...states], changes: changes.entries(), records: records.entries(), seen: seen.entries(), clock: last };
+    // Write then rename, so a crash mid-write leaves the previous snapshot whole: states and indexes together.
     writeFileSync(`${snapshotPath}.tmp`, JSON.stringify(snapshot));
     renameSync(`${snapshotPath}.tmp`, snapshotPath);
   };
@@ -61,13 +94,11 @@ export function createMemoryLive(options: MemoryLiveOptions = {}): LiveStore {
   // reader whose `since` came from an earlier, later-looking clock reading).
   const clock = () => (last = Math.max(last, Date.now()));
 
-  function mark(deviceId: number, userIds: readonly number[], at: number) {
-    if (userIds.length > 0) dirty = true;
-    for (const userId of userIds) {
-      let index = changes.get(userId);
-      if (!index) changes.set(userId, (index = new Map()));
-      index.set(deviceId, at);
-    }
+  function read(index: UserIndex, userId: number, sinceMs: number): ChangedIds {
+    const now = clock();
+    const ids = new Set<number>();
+    index.between(userId, sinceMs, Infinity, now - CHANGE_RETENTION_MS, ids);
+    return { deviceIds: [...ids], now };
   }
 
   return {
@@ -85,30 +116,39 @@ export function createMemoryLive(options: MemoryLiveOptions = {}): LiveStore {
       for (const { state, userIds } of entries) {
         states.set(state.deviceId, JSON.stringify(state));
         dirty = true;
-        mark(state.deviceId, userIds, now);
+        changes.set(state.deviceId, userIds, now);
+        seen.set(state.deviceId, userIds, state.serverTime);
       }
     },
-    async restoreStates(list) {
-      for (const state of list) {
+    async restoreStates(entries) {
+      for (const { state, userIds } of entries) {
         if (states.has(state.deviceId)) continue;
         states.set(state.deviceId, JSON.stringify(state));
+        seen.set(state.deviceId, userIds, state.serverTime);
         dirty = true;
       }
     },
     async markChanged(entries) {
       const now = clock();
-      for (const { deviceId, userIds } of entries) mark(deviceId, userIds, now);
-    },
-    async changedSince(userId, sinceMs) {
-      const now = clock();
-      const deviceIds: number[] = [];
-      const index = changes.get(userId);
-      for (const [deviceId, at] of index ?? []) {
-        // Trim here rather than on write: this loop visits every entry anyway.
-        if (at < now - CHANGE_RETENTION_MS) index?.delete(deviceId);
-        else if (at >= sinceMs) deviceIds.push(deviceId);
+      for (const { deviceId, userIds } of entries) {
+        if (userIds.length > 0) dirty = true;
+        changes.set(deviceId, userIds, now);
+        records.set(deviceId, userIds, now);
       }
-      return { deviceIds, now };
+    },
+    async changedSince(userId, sinceMs, offlineAfterMs) {
+      const result = read(changes, userId, sinceMs);
+      if (offlineAfterMs !== undefined) {
+        const { from, to } = offlineWindow(sinceMs, result.now, offlineAfterMs);
+        const ids = new Set(result.deviceIds);
+        // Seen entries are not trimmed: one per device, the newest serverTime.
+        seen.between(userId, from, to, -Infinity, ids);
+        result.deviceIds = [...ids];
+      }
+      return result;
+    },
+    async recordsChangedSince(userId, sinceMs) {
+      return read(records, userId, sinceMs);
     },
     async deleteStates(deviceIds) {
       // Index entries stay, as in Redis; readers skip ids without a state.

@@ -1,38 +1,75 @@
 import type { LiveState } from "@fleet/contracts";
 
+/** A device's new or restored state and every user who sees the device. */
+export interface StateEntry {
+  state: LiveState;
+  userIds: readonly number[];
+}
+
+/** A device and every user who sees it. */
+export interface DeviceUsers {
+  deviceId: number;
+  userIds: readonly number[];
+}
+
+/** Device ids and the store's clock at the moment of the read. */
+export interface ChangedIds {
+  deviceIds: number[];
+  /** A change after the read is stamped at or after `now`. */
+  now: number;
+}
+
 /**
- * The live-state port: the latest state of each device and, per user, an index of
- * when each device last changed. Redis in production, memory when REDIS_URL is unset.
+ * The live-state port: the latest state of each device and, per user, three indexes that
+ * let a reader ask "what changed since" at a cost that depends on what changed:
+ *
+ * - the change index: when each device last changed in any way a client sees;
+ * - the record index: when each device's record (or sensors, services, driver, the
+ *   user's view of it) last changed, so a cache of records stays correct across processes;
+ * - the seen index: each device's last `serverTime`, an index by the time it goes offline.
+ *
+ * Redis in production, memory when REDIS_URL is unset. Every stamp comes from the store's
+ * own clock, so every writer and reader shares one.
  */
 export interface LiveStore {
   readonly kind: "redis" | "memory";
   getStates(deviceIds: readonly number[]): Promise<Map<number, LiveState>>;
-  /**
-   * Writes each state and marks its device changed for each of `userIds`, stamped
-   * with the store's own clock (so every writer and reader shares one clock).
-   */
-  putStates(entries: readonly { state: LiveState; userIds: readonly number[] }[]): Promise<void>;
+  /** Writes each state and marks its device changed (and seen at its serverTime) for each of its users. */
+  putStates(entries: readonly StateEntry[]): Promise<void>;
   /**
    * Writes each state only where its device has none: for states rebuilt from history,
-   * which must not overwrite a newer one a tracker wrote meanwhile. Marks nothing changed
-   * (the device did not move; clients that listed it before saw the same position).
+   * which must not overwrite a newer one a tracker wrote meanwhile. Indexes it as seen
+   * (so it still goes offline on time) but not as changed: the device did not move, and
+   * clients that listed it before saw the same position.
    */
-  restoreStates(states: readonly LiveState[]): Promise<void>;
-  /** Marks devices changed without a new state (a record edit, say). */
-  markChanged(entries: readonly { deviceId: number; userIds: readonly number[] }[]): Promise<void>;
+  restoreStates(entries: readonly StateEntry[]): Promise<void>;
+  /** Marks devices' records changed (an edit, a new driver): in the change and record indexes. */
+  markChanged(entries: readonly DeviceUsers[]): Promise<void>;
   /**
-   * Devices of `userId` changed at or after `sinceMs`, and the store's clock at the
-   * moment of the read: a change after the read is stamped at or after `now`.
+   * Devices of `userId` changed at or after `sinceMs`. With `offlineAfterMs`, also the
+   * devices that went offline in that time (their last serverTime + offlineAfterMs falls
+   * between `sinceMs` and `now`): nothing is written when a device falls silent, so the
+   * index by serverTime is what makes that change visible.
    *
    * The ids may include devices that have no state (marked without one, or deleted
-   * since): callers look states up with `getStates` and skip the missing ones.
+   * since) or that the user no longer sees: callers look them up and skip the missing.
    * Changes older than `CHANGE_RETENTION_MS` are dropped from the index, so a caller
    * whose `sinceMs` is older than that must reload everything instead.
    */
-  changedSince(userId: number, sinceMs: number): Promise<{ deviceIds: number[]; now: number }>;
+  changedSince(userId: number, sinceMs: number, offlineAfterMs?: number): Promise<ChangedIds>;
+  /** Devices of `userId` whose records were marked changed at or after `sinceMs` (same retention). */
+  recordsChangedSince(userId: number, sinceMs: number): Promise<ChangedIds>;
   deleteStates(deviceIds: readonly number[]): Promise<void>;
   close(): Promise<void>;
 }
 
-/** How long the per-user change index remembers a change (24 h). */
+/** How long the per-user change indexes remember a change (24 h). */
 export const CHANGE_RETENTION_MS = 24 * 60 * 60 * 1000;
+
+/**
+ * The serverTimes whose device goes offline within [sinceMs, now]: a device is online
+ * while now - serverTime <= offlineAfterMs, so it is first offline at serverTime + offlineAfterMs + 1.
+ */
+export function offlineWindow(sinceMs: number, now: number, offlineAfterMs: number): { from: number; to: number } {
+  return { from: sinceMs - offlineAfterMs - 1, to: now - offlineAfterMs - 1 };
+}

@@ -10,59 +10,91 @@ export interface RedisLiveOptions {
 
 const deviceKey = (deviceId: number) => `live:dev:${deviceId}`;
 const changeKey = (userId: number) => `live:chg:${userId}`;
+const recordKey = (userId: number) => `live:rec:${userId}`;
+const seenKey = (userId: number) => `live:seen:${userId}`;
 
 // Change times come from Redis's TIME, never from the caller, so every tracker and
 // api instance stamps and reads on one clock whatever their own clocks say.
-const NOW_MS = "local t = redis.call('TIME') local now = tonumber(t[1]) * 1000 + math.floor(tonumber(t[2]) / 1000)";
+// `%d` because Lua 5.1 prints numbers with 14 significant digits.
+const NOW_MS = `local t = redis.call('TIME') local now = tonumber(t[1]) * 1000 + math.floor(tonumber(t[2]) / 1000)
+local stamp = string.format('%d', now)`;
 
-/**
- * KEYS[1] device key, KEYS[2..] the users' change indexes; ARGV deviceId, state JSON
- * ('' = mark only, no state write), retention ms. Trimming here keeps each index
- * bounded without a sweeper; PEXPIRE drops the index of a user idle for a day.
- * `%d` because Lua 5.1 prints numbers with 14 significant digits.
- */
-const WRITE_LUA = `${NOW_MS}
-if ARGV[2] ~= '' then redis.call('SET', KEYS[1], ARGV[2]) end
-local stamp = string.format('%d', now)
-local oldest = string.format('%d', now - tonumber(ARGV[3]))
-for i = 2, #KEYS do
-  redis.call('ZADD', KEYS[i], stamp, ARGV[1])
-  redis.call('ZREMRANGEBYSCORE', KEYS[i], '-inf', '(' .. oldest)
-  redis.call('PEXPIRE', KEYS[i], ARGV[3])
+// Stamps the member in each key, trims what is older than the retention (ARGV[last]) and
+// keeps the key a day after its last write: each index stays bounded without a sweeper.
+const STAMP = `local function stamp_in(key, member, retention)
+  redis.call('ZADD', key, stamp, member)
+  redis.call('ZREMRANGEBYSCORE', key, '-inf', '(' .. string.format('%d', now - tonumber(retention)))
+  redis.call('PEXPIRE', key, retention)
+end`;
+
+/** KEYS[1] device key, then per user its change index and seen index; ARGV deviceId, state JSON, retention ms, serverTime. */
+const PUT_LUA = `${NOW_MS}
+${STAMP}
+redis.call('SET', KEYS[1], ARGV[2])
+for i = 2, #KEYS, 2 do
+  stamp_in(KEYS[i], ARGV[1], ARGV[3])
+  redis.call('ZADD', KEYS[i + 1], ARGV[4], ARGV[1])
+  redis.call('PEXPIRE', KEYS[i + 1], ARGV[3])
 end
 return now`;
 
+/** KEYS: per user its change index and record index; ARGV deviceId, retention ms. */
+const MARK_LUA = `${NOW_MS}
+${STAMP}
+for i = 1, #KEYS do stamp_in(KEYS[i], ARGV[1], ARGV[2]) end
+return now`;
+
+/** KEYS[1] device key, then each user's seen index; ARGV deviceId, state JSON, retention ms, serverTime. Indexes only what it wrote. */
+const RESTORE_LUA = `if redis.call('SET', KEYS[1], ARGV[2], 'NX') then
+  for i = 2, #KEYS do
+    redis.call('ZADD', KEYS[i], ARGV[4], ARGV[1])
+    redis.call('PEXPIRE', KEYS[i], ARGV[3])
+  end
+end
+return 1`;
+
 /**
- * KEYS[1] change index; ARGV since ms. Clock and read in one script: Redis runs it
- * atomically, so any write after it is stamped >= the `now` it returns.
+ * KEYS[1] an index, KEYS[2] the seen index; ARGV since ms, offline-after ms ('' = none).
+ * Clock and reads in one script: Redis runs it atomically, so any write after it is
+ * stamped >= the `now` it returns. The seen range is offlineWindow's (port.ts).
  */
 const CHANGED_LUA = `${NOW_MS}
-return { now, redis.call('ZRANGEBYSCORE', KEYS[1], ARGV[1], '+inf') }`;
+local ids = redis.call('ZRANGEBYSCORE', KEYS[1], ARGV[1], '+inf')
+local offline = {}
+if ARGV[2] ~= '' then
+  local after = tonumber(ARGV[2])
+  offline = redis.call('ZRANGEBYSCORE', KEYS[2], string.format('%d', tonumber(ARGV[1]) - after - 1), string.format('%d', now - after - 1))
+end
+return { now, ids, offline }`;
 
 // ioredis adds defined commands at runtime; these types describe them.
 type WriteFn<R> = (numKeys: number, ...keysAndArgs: (string | number)[]) => R;
 type Scripted = Redis & {
-  liveChanged(key: string, since: string): Promise<[number, string[]]>;
+  liveChanged(key: string, seen: string, since: string, offlineAfter: string): Promise<[number, string[], string[]]>;
 };
-type ScriptedPipeline = ChainableCommander & { liveWrite: WriteFn<ChainableCommander> };
+type ScriptedPipeline = ChainableCommander & { livePut: WriteFn<ChainableCommander>; liveMark: WriteFn<ChainableCommander>; liveRestore: WriteFn<ChainableCommander> };
 
 export function createRedisLive(options: RedisLiveOptions): LiveStore {
   const redis = new Redis(options.url, { keyPrefix: options.keyPrefix ?? "" }) as Scripted;
-  // No numberOfKeys for liveWrite: the count varies with the number of users, so it is the first argument.
-  redis.defineCommand("liveWrite", { lua: WRITE_LUA });
-  redis.defineCommand("liveChanged", { numberOfKeys: 1, lua: CHANGED_LUA });
+  // No numberOfKeys for the writes: the count varies with the number of users, so it is the first argument.
+  redis.defineCommand("livePut", { lua: PUT_LUA });
+  redis.defineCommand("liveMark", { lua: MARK_LUA });
+  redis.defineCommand("liveRestore", { lua: RESTORE_LUA });
+  redis.defineCommand("liveChanged", { numberOfKeys: 2, lua: CHANGED_LUA });
 
   // One pipeline per call, one script per entry: a round trip per batch, not per device.
-  async function write(entries: readonly { deviceId: number; json: string; userIds: readonly number[] }[]) {
+  async function pipelined<T>(entries: readonly T[], add: (pipeline: ScriptedPipeline, entry: T) => void) {
     if (entries.length === 0) return;
     const pipeline = redis.pipeline() as ScriptedPipeline;
-    for (const { deviceId, json, userIds } of entries) {
-      const keys = [deviceKey(deviceId), ...userIds.map(changeKey)];
-      pipeline.liveWrite(keys.length, ...keys, deviceId, json, CHANGE_RETENTION_MS);
-    }
+    for (const entry of entries) add(pipeline, entry);
     const results = await pipeline.exec();
     const failed = results?.find(([err]) => err);
     if (failed) throw failed[0];
+  }
+
+  async function read(key: string, userId: number, sinceMs: number, offlineAfterMs?: number) {
+    const [now, ids, offline] = await redis.liveChanged(key, seenKey(userId), String(sinceMs), offlineAfterMs === undefined ? "" : String(offlineAfterMs));
+    return { deviceIds: [...new Set([...ids, ...offline])].map(Number), now };
   }
 
   return {
@@ -80,22 +112,31 @@ export function createRedisLive(options: RedisLiveOptions): LiveStore {
       return out;
     },
     putStates(entries) {
-      return write(entries.map(({ state, userIds }) => ({ deviceId: state.deviceId, json: JSON.stringify(state), userIds })));
+      return pipelined(entries, (p, { state, userIds }) => {
+        const keys = [deviceKey(state.deviceId), ...userIds.flatMap((u) => [changeKey(u), seenKey(u)])];
+        p.livePut(keys.length, ...keys, state.deviceId, JSON.stringify(state), CHANGE_RETENTION_MS, Math.round(state.serverTime));
+      });
     },
-    async restoreStates(states) {
-      if (states.length === 0) return;
-      const pipeline = redis.pipeline();
-      for (const state of states) pipeline.set(deviceKey(state.deviceId), JSON.stringify(state), "NX");
-      const results = await pipeline.exec();
-      const failed = results?.find(([err]) => err);
-      if (failed) throw failed[0];
+    restoreStates(entries) {
+      return pipelined(entries, (p, { state, userIds }) => {
+        const keys = [deviceKey(state.deviceId), ...userIds.map(seenKey)];
+        p.liveRestore(keys.length, ...keys, state.deviceId, JSON.stringify(state), CHANGE_RETENTION_MS, Math.round(state.serverTime));
+      });
     },
     markChanged(entries) {
-      return write(entries.map(({ deviceId, userIds }) => ({ deviceId, json: "", userIds })));
+      return pipelined(
+        entries.filter((e) => e.userIds.length > 0),
+        (p, { deviceId, userIds }) => {
+          const keys = userIds.flatMap((u) => [changeKey(u), recordKey(u)]);
+          p.liveMark(keys.length, ...keys, deviceId, CHANGE_RETENTION_MS);
+        },
+      );
     },
-    async changedSince(userId, sinceMs) {
-      const [now, ids] = await redis.liveChanged(changeKey(userId), String(sinceMs));
-      return { deviceIds: ids.map(Number), now };
+    changedSince(userId, sinceMs, offlineAfterMs) {
+      return read(changeKey(userId), userId, sinceMs, offlineAfterMs);
+    },
+    recordsChangedSince(userId, sinceMs) {
+      return read(recordKey(userId), userId, sinceMs);
     },
     async deleteStates(deviceIds) {
       // Index members stay until trimmed: readers already skip ids without a state

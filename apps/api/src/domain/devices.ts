@@ -4,12 +4,14 @@ import {
   type AddDeviceBody, type ChangeActiveDevice, type EditDeviceBody, type EditDeviceDataResponse, type EditDeviceItem, type LatestDeviceItem, type LiveDeviceItem,
 } from "@fleet/contracts";
 import {
-  UserGroup, createDevice, destroyDevice, findUserDevice, listDeviceGroups, listUserDevices, listUserDevicesByIds, listUsers, setDevicesActive, updateDevice,
+  UserGroup, createDevice, destroyDevice, findUserDevice, listDeviceGroups, listUsers, setDevicesActive, updateDevice,
   type CreateDeviceInput, type Db, type UpdateDeviceInput, type User, type UserDeviceRecord,
 } from "@fleet/db";
 import { CHANGE_RETENTION_MS, type LiveStore } from "@fleet/live";
-import { loadLiveExtras } from "../lib/live-extras.js";
+import { todayIn } from "@fleet/sensors";
+import { liveExtras } from "../lib/live-extras.js";
 import { deviceData, liveItem } from "../lib/live-item.js";
+import type { LiveRecord, LiveRecordCache, UserRecords } from "../lib/live-records.js";
 import type { ApiSettings } from "../plugins/app/services.js";
 import { worded, type Wording } from "./refusals.js";
 import { found } from "./found.js";
@@ -26,6 +28,7 @@ const WHAT = "Device";
 export interface LiveView {
   db: Db;
   live: LiveStore;
+  liveRecords: LiveRecordCache;
   settings: ApiSettings;
 }
 
@@ -129,38 +132,60 @@ export async function changeActive(db: Db, user: User, input: ChangeActiveDevice
   return found(setDevicesActive(db, user.id, ids, isActive(input.active)), WHAT);
 }
 
-/** The live list's items of these devices: record, last known state, driver, sensors and services. */
-async function liveItems({ db, live, settings }: LiveView, user: User, devices: UserDeviceRecord[]): Promise<LiveDeviceItem[]> {
-  if (devices.length === 0) return [];
-  const states = await live.getStates(devices.map((d) => d.id));
-  const extras = await loadLiveExtras(db, user, devices, states);
-  const ctx = { user, now: Date.now(), offlineAfterMs: settings.offlineAfterMs };
-  return devices.map((d) => liveItem(d, states.get(d.id), ctx, extras.get(d.id)));
+/** The live list's items of these records, each with its device's latest state, at `now` on the store's clock. */
+async function liveItems({ live, settings }: LiveView, user: User, records: readonly LiveRecord[], now: number): Promise<LiveDeviceItem[]> {
+  if (records.length === 0) return [];
+  const states = await live.getStates(records.map((r) => r.device.id));
+  const ctx = { user, now, offlineAfterMs: settings.offlineAfterMs };
+  return records.map((r) => {
+    const state = states.get(r.device.id);
+    return liveItem(r.device, state, ctx, liveExtras(user, r, state, now));
+  });
 }
 
 /** get_devices: the user's devices by group, "Ungrouped" first; groups without devices are left out. */
 export async function liveList(view: LiveView, user: User) {
-  const [devices, groups] = await Promise.all([listUserDevices(view.db, user.id), listDeviceGroups(view.db, user.id)]);
-  const items = await liveItems(view, user, devices);
+  const [records, groups] = await Promise.all([view.liveRecords.of(user.id), listDeviceGroups(view.db, user.id)]);
+  const all = records.all();
+  const items = await liveItems(view, user, all, Date.now());
   const byGroup = new Map<number, { id: number; title: string; items: LiveDeviceItem[] }>();
   byGroup.set(0, { id: 0, title: "Ungrouped", items: [] });
   for (const g of groups) byGroup.set(g.id, { id: g.id, title: g.title, items: [] });
-  devices.forEach((d, i) => byGroup.get(d.pivot.groupId ?? 0)?.items.push(items[i]!));
+  all.forEach((r, i) => byGroup.get(r.device.pivot.groupId ?? 0)?.items.push(items[i]!));
   return [...byGroup.values()].filter((g) => g.items.length > 0);
+}
+
+/**
+ * The records a poll from `since` lists: the changed ones, and at midnight in the user's
+ * timezone every device with a service counted in days (its "days left" changed with
+ * the date, though nothing was written).
+ */
+function changedRecords(records: UserRecords, deviceIds: readonly number[], user: User, since: number, now: number): LiveRecord[] {
+  const picked = new Map<number, LiveRecord>();
+  for (const id of deviceIds) {
+    const r = records.get(id);
+    if (r) picked.set(id, r);
+  }
+  if (todayIn(since, user.timezoneId) !== todayIn(now, user.timezoneId)) {
+    for (const r of records.all()) if (r.services.some((s) => s.expirationBy === "days")) picked.set(r.device.id, r);
+  }
+  return [...picked.values()].sort((a, b) => a.device.id - b.device.id);
 }
 
 /** get_devices_latest: the devices changed at or after `time` (unix seconds), and the `time` to ask from next. */
 export async function latest(view: LiveView, user: User, time: number | undefined) {
   const since = time === undefined ? 0 : time * 1000;
   // The store's clock is read with the index, so a change after this read is stamped
-  // at or after `now`, and asking again from floor(now) cannot miss it.
-  const { deviceIds, now } = await view.live.changedSince(user.id, since);
+  // at or after `now`, and asking again from floor(now) cannot miss it. Devices that went
+  // offline in the meantime are in the index by their last serverTime.
+  const { deviceIds, now } = await view.live.changedSince(user.id, since, view.settings.offlineAfterMs);
+  // Read after the index, so the records are at least as new as the changes just read.
+  const records = await view.liveRecords.of(user.id);
   // The change index keeps CHANGE_RETENTION_MS: a poll from further back than that
   // could miss a change the index has forgotten, so it gets every device instead.
   const complete = time !== undefined && since >= now - CHANGE_RETENTION_MS;
-  // A poll reads what changed, by id, never the whole fleet.
-  const devices = complete ? await listUserDevicesByIds(view.db, user.id, deviceIds) : await listUserDevices(view.db, user.id);
-  const items: LatestDeviceItem[] = (await liveItems(view, user, devices)).map((item) => ({
+  const listed = complete ? changedRecords(records, deviceIds, user, since, now) : records.all();
+  const items: LatestDeviceItem[] = (await liveItems(view, user, listed, now)).map((item) => ({
     ...item,
     sensors: JSON.stringify(item.sensors),
     services: JSON.stringify(item.services),

@@ -5,6 +5,7 @@ import {
   findUserDevice,
   findUserService,
   listDeviceServices,
+  listSensorsOfDevices,
   updateUserService,
   type Db,
   type Service,
@@ -14,7 +15,7 @@ import {
 } from "@fleet/db";
 import { formatServiceAmount, isCalendarDate, kmToUnit, serviceState, unitToKm, type ServiceDistanceUnit, type ServiceNow } from "@fleet/sensors";
 import { deviceData } from "../lib/live-item.js";
-import { liveSensors } from "../lib/live-sensors.js";
+import { deviceSensorReadings } from "../lib/live-sensors.js";
 import { serviceNow } from "../lib/live-services.js";
 import { pageRequest, pageWindow, paginate } from "../lib/pagination.js";
 import { queryOrBody } from "../lib/query-or-body.js";
@@ -133,9 +134,9 @@ async function userService(db: Db, user: User, serviceId: number): Promise<Servi
 
 /** The device's counters now, from its sensors and live state, the way the live list computes them. */
 async function deviceNow(db: Db, live: LiveStates, user: User, device: UserDeviceRecord): Promise<ServiceNow> {
-  const states = await live.getStates([device.id]);
-  const readings = await liveSensors(db, user, [device], states);
-  return serviceNow(user, device, states.get(device.id), readings.get(device.id), Date.now());
+  const [states, sensors] = await Promise.all([live.getStates([device.id]), listSensorsOfDevices(db, [device.id])]);
+  const state = states.get(device.id);
+  return serviceNow(user, device, state, deviceSensorReadings(device, sensors, state), Date.now());
 }
 
 export async function addData(db: Db, live: LiveStates, user: User, deviceId: number) {

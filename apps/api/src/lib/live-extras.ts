@@ -1,8 +1,8 @@
 import type { LiveState } from "@fleet/contracts";
-import type { Db, User, UserDeviceRecord } from "@fleet/db";
-import { liveDrivers } from "./live-driver.js";
-import { liveSensors } from "./live-sensors.js";
-import { liveServices } from "./live-services.js";
+import type { User } from "@fleet/db";
+import type { LiveRecord } from "./live-records.js";
+import { deviceSensorReadings } from "./live-sensors.js";
+import { serviceItems } from "./live-services.js";
 
 /** What the live list shows of a device beyond its record and position. */
 export interface LiveExtras {
@@ -13,22 +13,13 @@ export interface LiveExtras {
   engineStatus: boolean | null;
 }
 
-/**
- * Drivers, sensor readings and service states of a page of the live list, each loaded
- * for all its devices at once (one query per kind, not per device).
- */
-export async function loadLiveExtras(db: Db, user: User, devices: readonly UserDeviceRecord[], states: ReadonlyMap<number, LiveState>): Promise<Map<number, LiveExtras>> {
-  const [drivers, sensors] = await Promise.all([liveDrivers(db, user, devices), liveSensors(db, user, devices, states)]);
-  const services = await liveServices(db, user, devices, states, sensors);
-  const out = new Map<number, LiveExtras>();
-  for (const d of devices) {
-    const s = sensors.get(d.id);
-    out.set(d.id, {
-      driver: drivers.get(d.id) ?? "-",
-      sensors: s?.readings ?? [],
-      services: services.get(d.id) ?? [],
-      engineStatus: s?.engineStatus ?? null,
-    });
-  }
-  return out;
+/** A device's driver, sensor readings and service states, from its cached record and its latest state. */
+export function liveExtras(user: User, record: LiveRecord, state: LiveState | undefined, nowMs: number): LiveExtras {
+  const sensors = deviceSensorReadings(record.device, record.sensors, state);
+  return {
+    driver: record.driver ?? "-",
+    sensors: sensors.readings,
+    services: serviceItems(user, record.device, record.services, state, sensors, nowMs),
+    engineStatus: sensors.engineStatus,
+  };
 }

@@ -1,12 +1,12 @@
 import type { LiveState } from "@fleet/contracts";
-import { listSensorsOfDevices, type Db, type User, type UserDeviceRecord } from "@fleet/db";
+import type { UserDeviceRecord } from "@fleet/db";
 import { engineOn, readSensor, sensorInput, type SensorDefinition, type SensorInput } from "@fleet/sensors";
 
 export interface DeviceSensorReadings {
   readings: { name: string; value: string; show_in_popup: string }[];
   engineStatus: boolean | null;
   /** The device's sensors, for the service states computed after. */
-  definitions: SensorDefinition[];
+  definitions: readonly SensorDefinition[];
   /** What the readings were computed from; undefined when the device never reported. */
   input: SensorInput | undefined;
 }
@@ -17,7 +17,7 @@ export function engineDevice(d: Pick<UserDeviceRecord, "detectEngine" | "minMovi
 }
 
 /** One device's readings and engine status from its sensors and latest live state. */
-export function deviceSensorReadings(device: Pick<UserDeviceRecord, "detectEngine" | "minMovingSpeed">, definitions: SensorDefinition[], state: LiveState | undefined): DeviceSensorReadings {
+export function deviceSensorReadings(device: Pick<UserDeviceRecord, "detectEngine" | "minMovingSpeed">, definitions: readonly SensorDefinition[], state: LiveState | undefined): DeviceSensorReadings {
   const input = state ? sensorInput(state) : undefined;
   return {
     // Every sensor, popup or not: the item carries show_in_popup so the client can choose.
@@ -26,17 +26,4 @@ export function deviceSensorReadings(device: Pick<UserDeviceRecord, "detectEngin
     definitions,
     input,
   };
-}
-
-/** device id → its sensors' readings, all devices' sensors loaded in one query. */
-export async function liveSensors(db: Db, _user: User, devices: readonly UserDeviceRecord[], states: ReadonlyMap<number, LiveState>): Promise<Map<number, DeviceSensorReadings>> {
-  const byDevice = new Map<number, SensorDefinition[]>();
-  for (const s of await listSensorsOfDevices(db, devices.map((d) => d.id))) {
-    const list = byDevice.get(s.deviceId);
-    if (list) list.push(s);
-    else byDevice.set(s.deviceId, [s]);
-  }
-  const out = new Map<number, DeviceSensorReadings>();
-  for (const d of devices) out.set(d.id, deviceSensorReadings(d, byDevice.get(d.id) ?? [], states.get(d.id)));
-  return out;
 }

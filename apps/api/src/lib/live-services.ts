@@ -1,5 +1,5 @@
 import type { LiveState } from "@fleet/contracts";
-import { listServicesOfDevices, type Db, type User, type UserDeviceRecord } from "@fleet/db";
+import type { Service, User, UserDeviceRecord } from "@fleet/db";
 import { deviceEngineHours, deviceOdometerKm, sensorInput, serviceLeftText, serviceState, todayIn, type SensorInput, type ServiceNow } from "@fleet/sensors";
 import type { DeviceSensorReadings } from "./live-sensors.js";
 
@@ -10,8 +10,8 @@ function inputOf(state: LiveState | undefined): SensorInput {
 
 /**
  * Where a device stands for its services: its odometer and engine hours as the sensors
- * compute them (a device without an entry in `readings` counts as one without sensors)
- * and today's date in the user's timezone.
+ * compute them (a device without `readings` counts as one without sensors) and today's
+ * date in the user's timezone.
  */
 export function serviceNow(user: User, device: UserDeviceRecord, state: LiveState | undefined, readings: DeviceSensorReadings | undefined, nowMs: number): ServiceNow {
   const definitions = readings?.definitions ?? [];
@@ -23,29 +23,12 @@ export function serviceNow(user: User, device: UserDeviceRecord, state: LiveStat
   };
 }
 
-/** device id → its services' states, for all the devices in one query. */
-export async function liveServices(
-  db: Db,
-  user: User,
-  devices: readonly UserDeviceRecord[],
-  states: ReadonlyMap<number, LiveState>,
-  sensors: ReadonlyMap<number, DeviceSensorReadings>,
-): Promise<Map<number, { name: string; value: string; expiring: boolean }[]>> {
-  const out = new Map<number, { name: string; value: string; expiring: boolean }[]>();
-  const rows = await listServicesOfDevices(db, user.id, devices.map((d) => d.id));
-  if (rows.length === 0) return out;
-  const byId = new Map(devices.map((d) => [d.id, d]));
-  const nowMs = Date.now();
-  const counters = new Map<number, ServiceNow>();
-  for (const row of rows) {
-    const device = byId.get(row.deviceId);
-    if (!device) continue;
-    let now = counters.get(device.id);
-    if (!now) counters.set(device.id, (now = serviceNow(user, device, states.get(device.id), sensors.get(device.id), nowMs)));
-    const state = serviceState(row, now, user.unitOfDistance);
-    const list = out.get(device.id) ?? [];
-    list.push({ name: row.name, value: serviceLeftText(state), expiring: state.expiring });
-    out.set(device.id, list);
-  }
-  return out;
+/** The live list's entries of a device's services: what is left of each, and whether it is expiring. */
+export function serviceItems(user: User, device: UserDeviceRecord, services: readonly Service[], state: LiveState | undefined, readings: DeviceSensorReadings, nowMs: number) {
+  if (services.length === 0) return [];
+  const now = serviceNow(user, device, state, readings, nowMs);
+  return services.map((row) => {
+    const s = serviceState(row, now, user.unitOfDistance);
+    return { name: row.name, value: serviceLeftText(s), expiring: s.expiring };
+  });
 }

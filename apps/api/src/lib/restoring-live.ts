@@ -6,6 +6,8 @@ export interface RestoringLiveOptions {
   history: HistoryStore;
   /** Each existing device's moving speed threshold; a deleted one is absent. */
   movingSpeedsOf(deviceIds: readonly number[]): Promise<Map<number, number>>;
+  /** Who sees each device, so a restored state goes offline in their lists on time. */
+  ownersOf(deviceIds: readonly number[]): Promise<readonly { deviceId: number; userIds: readonly number[] }[]>;
   logger: { warn(obj: object, msg?: string): void };
   /** How long a device found without history is not asked about again. Default 10 s. */
   noHistoryTtlMs?: number;
@@ -37,7 +39,13 @@ export function restoringLive(opts: RestoringLiveOptions): LiveStore {
       try {
         const speeds = await opts.movingSpeedsOf(missing);
         const restored = await history.lastStates([...speeds].map(([id, minMovingSpeed]) => ({ id, minMovingSpeed })));
-        if (restored.size > 0) await live.restoreStates([...restored.values()]);
+        if (restored.size > 0) {
+          const owners = await opts.ownersOf([...restored.keys()]);
+          await live.restoreStates(owners.flatMap(({ deviceId, userIds }) => {
+            const state = restored.get(deviceId);
+            return state ? [{ state, userIds }] : [];
+          }));
+        }
         for (const id of missing) {
           const state = restored.get(id);
           if (state) {

@@ -1,10 +1,11 @@
-import { movingSpeedsOf, onDevicesChanged, type Db } from "@fleet/db";
+import { movingSpeedsOf, onDevicesChanged, ownersOf, type Db } from "@fleet/db";
 import type { HistoryStore } from "@fleet/history";
 import type { LiveStore } from "@fleet/live";
 import type { FastifyInstance } from "fastify";
 import fp from "fastify-plugin";
 import type { CommandQueue } from "../../lib/command-queue.js";
 import type { DeadLetters } from "../../lib/dead-letters.js";
+import { liveRecordCache, type LiveRecordCache } from "../../lib/live-records.js";
 import { restoringLive } from "../../lib/restoring-live.js";
 
 export interface ApiSettings {
@@ -15,18 +16,25 @@ export interface ApiSettings {
   smsGatewayTimeoutMs?: number;
   /** Whether account SMS gateways may be at private or loopback addresses (a gateway on the same network). Default false. */
   smsGatewayAllowPrivate?: boolean;
+  /** How many device records the live list's cache holds, over all users. Default 100,000. */
+  liveCacheDevices?: number;
 }
 
 export interface Services {
   db: Db;
   live: LiveStore;
   history: HistoryStore;
+  /** The live list's device records, kept fresh by the live store's record index. */
+  liveRecords: LiveRecordCache;
   /** Where GPRS commands go to reach the device gateways (the bus's `commands` topic). */
   commands: CommandQueue;
   /** The dead-letter topics, for administrators. */
   deadLetters: DeadLetters;
   settings: ApiSettings;
 }
+
+/** What the API is given; the services it builds on them (the live records cache) are its own. */
+export type ServicesOptions = Omit<Services, "liveRecords">;
 
 declare module "fastify" {
   interface FastifyInstance {
@@ -36,11 +44,18 @@ declare module "fastify" {
 
 /** The stores and settings every route uses, as one typed decorator. */
 export default fp(
-  async function services(app: FastifyInstance, opts: Services) {
-    const live = restoringLive({ live: opts.live, history: opts.history, movingSpeedsOf: (ids) => movingSpeedsOf(opts.db, ids), logger: app.log });
+  async function services(app: FastifyInstance, opts: ServicesOptions) {
+    const live = restoringLive({
+      live: opts.live,
+      history: opts.history,
+      movingSpeedsOf: (ids) => movingSpeedsOf(opts.db, ids),
+      ownersOf: (ids) => ownersOf(opts.db, ids),
+      logger: app.log,
+    });
+    const liveRecords = liveRecordCache(opts.db, live, { maxDevices: opts.settings.liveCacheDevices ?? 100_000 });
     // The one place a device change reaches the live list: every write announces its own.
     onDevicesChanged(opts.db, (changed) => live.markChanged(changed));
-    app.decorate("services", { db: opts.db, live, history: opts.history, commands: opts.commands, deadLetters: opts.deadLetters, settings: opts.settings });
+    app.decorate("services", { db: opts.db, live, liveRecords, history: opts.history, commands: opts.commands, deadLetters: opts.deadLetters, settings: opts.settings });
   },
   { name: "services" },
 );
