@@ -10,7 +10,7 @@ import {
 import { CHANGE_RETENTION_MS, type LiveStore } from "@fleet/live";
 import { todayIn } from "@fleet/sensors";
 import { liveExtras } from "../lib/live-extras.js";
-import { deviceData, liveItem } from "../lib/live-item.js";
+import { deviceData, liveItem, liveListContext } from "../lib/live-item.js";
 import type { LiveRecord, LiveRecordCache, UserRecords } from "../lib/live-records.js";
 import type { ApiSettings } from "../plugins/app/services.js";
 import { worded, type Wording } from "./refusals.js";
@@ -136,10 +136,10 @@ export async function changeActive(db: Db, user: User, input: ChangeActiveDevice
 async function liveItems({ live, settings }: LiveView, user: User, records: readonly LiveRecord[], now: number): Promise<LiveDeviceItem[]> {
   if (records.length === 0) return [];
   const states = await live.getStates(records.map((r) => r.device.id));
-  const ctx = { user, now, offlineAfterMs: settings.offlineAfterMs };
+  const ctx = liveListContext(user, now, settings.offlineAfterMs);
   return records.map((r) => {
     const state = states.get(r.device.id);
-    return liveItem(r.device, state, ctx, liveExtras(user, r, state, now));
+    return liveItem(r, state, ctx, liveExtras(user, r, state, now));
   });
 }
 

@@ -25,8 +25,8 @@ export interface Spec<Q extends TSchema | undefined, B extends TSchema | undefin
   response: R;
   /** Failure answers of this endpoint's own, by status, beside the ones every endpoint has (FailureResponses). */
   failures?: Record<number, TSchema>;
-  /** Options fastify takes per route besides the schema (a larger bodyLimit, say). */
-  route?: { bodyLimit?: number };
+  /** Options fastify takes per route besides the schema (a larger bodyLimit, a serializer). */
+  route?: { bodyLimit?: number; serializerCompiler?: () => (data: unknown) => string };
 }
 
 /** What a handler gets: the signed-in user and the validated input. */

@@ -68,20 +68,47 @@ export function formatDuration(ms: number): string {
   return `${s}s`;
 }
 
-export interface LiveItemContext {
+/**
+ * What every item of one answer shares: the user's units and the same `users` entry,
+ * worked out once per answer rather than once per device.
+ */
+export interface LiveListContext {
   user: User;
   now: number;
   offlineAfterMs: number;
+  miles: boolean;
+  feet: boolean;
+  users: { id: number; email: string }[];
+  distanceUnitHour: string;
+}
+
+export function liveListContext(user: User, now: number, offlineAfterMs: number): LiveListContext {
+  const miles = user.unitOfDistance === "mi";
+  return { user, now, offlineAfterMs, miles, feet: user.unitOfAltitude === "ft", users: [{ id: user.id, email: user.email }], distanceUnitHour: miles ? "mph" : "kph" };
+}
+
+/** A record with its `device_data` as last rendered, kept with the cached record (it changes only with the record or the user's timezone). */
+export interface ShownRecord {
+  device: UserDeviceRecord;
+  shown?: { timezoneId: number; data: DeviceData };
+}
+
+function shownData(record: ShownRecord, user: User): DeviceData {
+  const shown = record.shown;
+  if (shown?.timezoneId === user.timezoneId) return shown.data;
+  const data = deviceData(record.device, user);
+  record.shown = { timezoneId: user.timezoneId, data };
+  return data;
 }
 
 /**
  * One device of the live list: its record, its latest state from the live store, in the
  * user's units and timezone. A device that never reported shows as offline at 0,0.
+ * Answers share the record's device_data and icon colours: they are serialised, never changed.
  */
-export function liveItem(d: UserDeviceRecord, state: LiveState | undefined, ctx: LiveItemContext, extras?: LiveExtras): LiveDeviceItem {
-  const { user, now } = ctx;
-  const miles = user.unitOfDistance === "mi";
-  const feet = user.unitOfAltitude === "ft";
+export function liveItem(record: ShownRecord, state: LiveState | undefined, ctx: LiveListContext, extras?: LiveExtras): LiveDeviceItem {
+  const { user, now, miles, feet } = ctx;
+  const d = record.device;
   const colors = d.iconColors;
   const online = state !== undefined && now - state.serverTime <= ctx.offlineAfterMs;
   const moving = online && state.speedKmh >= d.minMovingSpeed;
@@ -91,11 +118,12 @@ export function liveItem(d: UserDeviceRecord, state: LiveState | undefined, ctx:
     const v = state && knownAttribute(state.attributes, k);
     return v === undefined ? "-" : String(v);
   };
+  const alarm = attr("alarm");
   return {
     id: d.id,
     name: d.name,
     online: online ? "online" : "offline",
-    alarm: attr("alarm") === "-" ? "" : attr("alarm"),
+    alarm: alarm === "-" ? "" : alarm,
     // The device's own timezone when the user set one for it (0 or none: the user's).
     time: state ? formatDateTime(state.fixTime, d.pivot.timezoneId || user.timezoneId) : "-",
     timestamp: state ? Math.floor(state.fixTime / 1000) : 0,
@@ -112,9 +140,9 @@ export function liveItem(d: UserDeviceRecord, state: LiveState | undefined, ctx:
     sensors: extras?.sensors ?? [],
     services: extras?.services ?? [],
     tail: tail.map((t) => ({ lat: String(t.latitude), lng: String(t.longitude) })),
-    distance_unit_hour: miles ? "mph" : "kph",
-    device_data: deviceData(d, user),
-    users: [{ id: user.id, email: user.email }],
+    distance_unit_hour: ctx.distanceUnitHour,
+    device_data: shownData(record, user),
+    users: ctx.users,
     unit_of_distance: user.unitOfDistance,
     unit_of_altitude: user.unitOfAltitude,
     unit_of_capacity: user.unitOfCapacity,
@@ -123,6 +151,6 @@ export function liveItem(d: UserDeviceRecord, state: LiveState | undefined, ctx:
     engine_status: extras?.engineStatus ?? null,
     icon_type: d.deviceIconsType,
     icon_color: !online ? colors.offline : moving ? colors.moving : colors.stopped,
-    icon_colors: { ...colors },
+    icon_colors: colors,
   };
 }

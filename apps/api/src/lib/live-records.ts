@@ -3,9 +3,10 @@ import {
   type Db, type Sensor, type Service, type UserDeviceRecord,
 } from "@fleet/db";
 import { CHANGE_RETENTION_MS, type LiveStore } from "@fleet/live";
+import type { ShownRecord } from "./live-item.js";
 
 /** What the live list shows of a device that only an edit changes: its record, sensors, services and driver. */
-export interface LiveRecord {
+export interface LiveRecord extends ShownRecord {
   device: UserDeviceRecord;
   sensors: Sensor[];
   services: Service[];

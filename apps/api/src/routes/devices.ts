@@ -2,6 +2,7 @@ import * as contracts from "@fleet/contracts";
 import type { FastifyPluginAsyncTypebox } from "@fastify/type-provider-typebox";
 import * as devices from "../domain/devices.js";
 import { OK, endpoints } from "../lib/endpoints.js";
+import { nativeJson } from "../lib/native-json.js";
 import { queryIntoBody } from "../lib/query-into-body.js";
 
 export const deviceRoutes: FastifyPluginAsyncTypebox = async (app) => {
@@ -12,8 +13,8 @@ export const deviceRoutes: FastifyPluginAsyncTypebox = async (app) => {
 
   api.get("/add_device_data", { summary: "Option lists for add_device", response: contracts.AddDeviceDataSchema }, ({ user }) => devices.formOptions(db, user));
   api.post("/add_device", { summary: "Create a device", body: contracts.AddDeviceBodySchema, response: contracts.AddDeviceResponseSchema }, ({ user, body }) => devices.add(db, user, body));
-  api.get("/get_devices", { summary: "The live device list, by group", response: contracts.GetDevicesResponseSchema }, ({ user }) => devices.liveList(app.services, user));
-  api.get("/get_devices_latest", { summary: "Devices changed at or after `time` (unix seconds); send the returned `time` next", query: contracts.GetDevicesLatestQuerySchema, response: contracts.GetDevicesLatestResponseSchema }, ({ user, query }) => devices.latest(app.services, user, query.time));
+  api.get("/get_devices", { summary: "The live device list, by group", response: contracts.GetDevicesResponseSchema, route: nativeJson }, ({ user }) => devices.liveList(app.services, user));
+  api.get("/get_devices_latest", { summary: "Devices changed at or after `time` (unix seconds); send the returned `time` next", query: contracts.GetDevicesLatestQuerySchema, response: contracts.GetDevicesLatestResponseSchema, route: nativeJson }, ({ user, query }) => devices.latest(app.services, user, query.time));
   api.get("/edit_device_data", { summary: "add_device_data's option lists plus the device to edit", query: contracts.DeviceIdQuerySchema, response: contracts.EditDeviceDataResponseSchema }, ({ user, query }) => devices.editData(db, user, query.device_id));
   api.post("/edit_device", { summary: "Edit a device; omitted fields stay as they are", query: contracts.EditDeviceQuerySchema, body: contracts.EditDeviceBodySchema, response: contracts.EditDeviceResponseSchema }, async ({ user, body }) => (await devices.edit(db, user, body), OK));
   api.get("/destroy_device", { summary: "Remove a device from the account; deleted once no user has it", query: contracts.DeviceIdQuerySchema, response: contracts.DestroyDeviceResponseSchema }, async ({ user, query }) => (await devices.destroy(db, live, user, query.device_id), OK));
