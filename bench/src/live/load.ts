@@ -5,7 +5,7 @@ import { InsertGenerator } from "./load-gen.js";
 import { Pollers } from "./pollers.js";
 import { Traffic, type FixClock } from "./positions.js";
 import { Probe } from "./probe.js";
-import { loadNote, ownCpuMs } from "./proc.js";
+import { loadNote, ownCpuMs, type ServiceCpu } from "./proc.js";
 import type { Population } from "./seed.js";
 import { fmt, percentile, summarize, type Summary } from "./stats.js";
 
@@ -39,6 +39,8 @@ export interface LoadResult {
   serverCpuMsPerS: number;
   /** The bench process's (generator, pollers, probe) likewise. */
   benchCpuMsPerS: number;
+  /** Postgres's and Redis's, where the app uses them. */
+  serviceCpuMsPerS?: ServiceCpu;
 }
 
 /**
@@ -46,7 +48,7 @@ export interface LoadResult {
  * every client polls, and the probe measures insert → visible on the measured account.
  * Unmeasured ramp first, then the measured window; progress every 10 s.
  */
-export async function loadPhase(app: { url: string; cpuMs(): number }, population: Population, clock: FixClock, o: LoadOptions, log: (line: string) => void): Promise<LoadResult> {
+export async function loadPhase(app: { url: string; cpuMs(): number; serviceCpuMs?: () => ServiceCpu }, population: Population, clock: FixClock, o: LoadOptions, log: (line: string) => void): Promise<LoadResult> {
   const maxInFlight = 8;
   const genClient = new Client(app.url, { maxSockets: maxInFlight, timeoutMs: 30_000 });
   const probeClient = new Client(app.url, { maxSockets: 1, timeoutMs: 30_000 });
@@ -60,14 +62,16 @@ export async function loadPhase(app: { url: string; cpuMs(): number }, populatio
   probe.start();
   generator.start();
   try {
-    let last = { t: performance.now(), accepted: 0, cpu: app.cpuMs() };
+    let last = { t: performance.now(), accepted: 0, cpu: app.cpuMs(), services: app.serviceCpuMs?.() };
     const progress = (label: string) => {
-      const now = { t: performance.now(), accepted: generator.counters.accepted, cpu: app.cpuMs() };
+      const now = { t: performance.now(), accepted: generator.counters.accepted, cpu: app.cpuMs(), services: app.serviceCpuMs?.() };
       const s = (now.t - last.t) / 1000;
+      const share = (ms: number) => `${fmt((ms / 1000 / s) * 100)}%`;
+      const services = now.services && last.services ? ` (Postgres ${share(now.services.postgres - last.services.postgres)}, Redis ${share(now.services.redis - last.services.redis)})` : "";
       const d = probe.delays;
       log(
         `  ${label}: ${fmt((now.accepted - last.accepted) / s)} positions/s accepted, ${fmt(generator.counters.skipped)} skipped, ` +
-          `server CPU ${fmt(((now.cpu - last.cpu) / 1000 / s) * 100)}% of a core; polls ${fmt(pollers.polls)} (${pollers.errors} errors); ` +
+          `server CPU ${share(now.cpu - last.cpu)} of a core${services}; polls ${fmt(pollers.polls)} (${pollers.errors} errors); ` +
           `probes ${d.length}${d.length > 0 ? `, p99 ${fmt(percentile(d, 99))} ms` : ""}${probe.timeouts > 0 ? `, ${probe.timeouts} timed out` : ""}`,
       );
       last = now;
@@ -77,7 +81,7 @@ export async function loadPhase(app: { url: string; cpuMs(): number }, populatio
       progress(`ramp ${Math.min(t + 10, o.rampS)}/${o.rampS} s`);
     }
 
-    const start = { t: performance.now(), counters: { ...generator.counters }, cpu: app.cpuMs(), own: ownCpuMs() };
+    const start = { t: performance.now(), counters: { ...generator.counters }, cpu: app.cpuMs(), own: ownCpuMs(), services: app.serviceCpuMs?.() };
     pollers.measuring = true;
     probe.measuring = true;
     for (let t = 0; t < o.loadS; t += 10) {
@@ -86,7 +90,7 @@ export async function loadPhase(app: { url: string; cpuMs(): number }, populatio
     }
     pollers.measuring = false;
     probe.measuring = false;
-    const end = { t: performance.now(), counters: { ...generator.counters }, cpu: app.cpuMs(), own: ownCpuMs() };
+    const end = { t: performance.now(), counters: { ...generator.counters }, cpu: app.cpuMs(), own: ownCpuMs(), services: app.serviceCpuMs?.() };
     const windowS = (end.t - start.t) / 1000;
     await Promise.all([generator.stop(), pollers.stop(), probe.stop()]);
     return {
@@ -105,6 +109,8 @@ export async function loadPhase(app: { url: string; cpuMs(): number }, populatio
       probeError: probe.firstError,
       serverCpuMsPerS: (end.cpu - start.cpu) / windowS,
       benchCpuMsPerS: (end.own - start.own) / windowS,
+      serviceCpuMsPerS:
+        start.services && end.services ? { postgres: (end.services.postgres - start.services.postgres) / windowS, redis: (end.services.redis - start.services.redis) / windowS } : undefined,
     };
   } finally {
     await Promise.all([generator.stop(), pollers.stop(), probe.stop()]);

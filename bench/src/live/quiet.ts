@@ -4,12 +4,15 @@ import { sleep } from "./harness.js";
 import type { Client, Reply } from "./http.js";
 import { batchJson, type Traffic } from "./positions.js";
 import type { Account } from "./seed.js";
+import type { ServiceCpu } from "./proc.js";
 import { describe, fmt, summarize, type Summary } from "./stats.js";
 
 /** One sequential measure: latencies, the server's CPU per request, and what went wrong. */
 export interface Series {
   summary: Summary;
   cpuMsPerOp: number;
+  /** Postgres's and Redis's CPU per request, where the app uses them. */
+  serviceCpuMsPerOp?: ServiceCpu;
   bytes: number;
   failures: number;
   /** Answers that were not what the measure asks for (a "0 changed" poll listing devices). */
@@ -23,6 +26,7 @@ interface SeriesSpec {
   warmups: number;
   maxS: number;
   cpuMs(): number;
+  serviceCpuMs?: () => ServiceCpu;
   run(): Promise<Reply>;
   /** A problem with an answer, checked after its time is taken. */
   check?(reply: Reply): string | undefined;
@@ -37,6 +41,7 @@ async function series(spec: SeriesSpec, log: (line: string) => void): Promise<Se
   let note: string | undefined;
   const deadline = Date.now() + spec.maxS * 1000;
   const cpu0 = spec.cpuMs();
+  const services0 = spec.serviceCpuMs?.();
   while (times.length + failures < spec.samples && (times.length === 0 || Date.now() < deadline)) {
     const reply = await spec.run();
     if (reply.status !== 200) {
@@ -53,11 +58,14 @@ async function series(spec: SeriesSpec, log: (line: string) => void): Promise<Se
       note ??= problem;
     }
   }
-  const cpuMsPerOp = (spec.cpuMs() - cpu0) / Math.max(1, times.length + failures);
-  const s: Series = { summary: summarize(times), cpuMsPerOp, bytes, failures, unexpected, note };
+  const ops = Math.max(1, times.length + failures);
+  const cpuMsPerOp = (spec.cpuMs() - cpu0) / ops;
+  const services1 = spec.serviceCpuMs?.();
+  const serviceCpuMsPerOp = services0 && services1 ? { postgres: (services1.postgres - services0.postgres) / ops, redis: (services1.redis - services0.redis) / ops } : undefined;
+  const s: Series = { summary: summarize(times), cpuMsPerOp, serviceCpuMsPerOp, bytes, failures, unexpected, note };
   const capped = times.length + failures < spec.samples ? ` (stopped at ${spec.maxS} s)` : "";
   const problems = failures + unexpected > 0 ? `; ${failures} failed, ${unexpected} unexpected: ${note}` : "";
-  log(`    ${spec.label.padEnd(34)} ${describe(s.summary)}${capped}, ${fmt(bytes / 1024, 1)} KB, server CPU ${fmt(cpuMsPerOp, 2)} ms/req${problems}`);
+  log(`    ${spec.label.padEnd(34)} ${describe(s.summary)}${capped}, ${fmt(bytes / 1024, 1)} KB, server CPU ${fmt(cpuMsPerOp, 2)} ms/req${serviceCpuMsPerOp ? ` (Postgres ${fmt(serviceCpuMsPerOp.postgres, 2)}, Redis ${fmt(serviceCpuMsPerOp.redis, 2)})` : ""}${problems}`);
   return s;
 }
 
@@ -76,6 +84,8 @@ export interface QuietRound {
 
 export interface QuietContext {
   app: { client: Client; cpuMs(): number };
+  /** Postgres's and Redis's CPU so far, when the app uses them. */
+  serviceCpuMs?: () => ServiceCpu;
   bare: Bare;
   bareClient: Client;
   measured: Account;
@@ -102,7 +112,7 @@ export async function quietRound(ctx: QuietContext): Promise<QuietRound> {
   const { app, bare, bareClient, measured, log } = ctx;
   const hash = measured.apiHash;
   const appSeries = (label: string, samples: number, warmups: number, run: () => Promise<Reply>, check?: SeriesSpec["check"]) =>
-    series({ label, samples, warmups, maxS: ctx.samples.maxS, cpuMs: app.cpuMs, run, check }, log);
+    series({ label, samples, warmups, maxS: ctx.samples.maxS, cpuMs: app.cpuMs, serviceCpuMs: ctx.serviceCpuMs, run, check }, log);
   const bareSeries = (label: string, samples: number, warmups: number, name: string) =>
     series({ label, samples, warmups, maxS: ctx.samples.maxS, cpuMs: bare.cpuMs, run: () => bareClient.get(`/${name}`) }, log);
 

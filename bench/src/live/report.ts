@@ -38,6 +38,8 @@ function figures(r: StoreResult) {
     server_cpu_ms_per_empty_poll: med((q) => q.empty.cpuMsPerOp),
     server_cpu_ms_per_full: med((q) => q.full.cpuMsPerOp),
     load_server_cpu_ms_per_s: l?.serverCpuMsPerS ?? NaN,
+    load_postgres_cpu_ms_per_s: l?.serviceCpuMsPerS?.postgres ?? NaN,
+    load_redis_cpu_ms_per_s: l?.serviceCpuMsPerS?.redis ?? NaN,
     pollers_p99_ms: l?.polls.p99 ?? NaN,
     poll_errors: l ? l.pollErrors : NaN,
   };
@@ -60,12 +62,17 @@ function storeTable(r: StoreResult): void {
   const f = figures(r);
   console.log(`\n${storeLabel(r.kind)}: quiet figures are the median of ${r.rounds.length} rounds' p99 (rounds' p99s after "rounds")`);
   const q0 = r.rounds[0];
+  // Postgres's and Redis's CPU per request, median of the rounds, where the app uses them.
+  const services = (pick: (q: QuietRound) => Series) =>
+    q0 && pick(q0).serviceCpuMsPerOp
+      ? `; Postgres ${fmt(median(r.rounds.map((q) => pick(q).serviceCpuMsPerOp?.postgres ?? NaN)), 2)}, Redis ${fmt(median(r.rounds.map((q) => pick(q).serviceCpuMsPerOp?.redis ?? NaN)), 2)} ms/req`
+      : "";
   const row = (what: string, p50: number, p99: number, bare: number, ratio: number, cpu: string, note: string) => [what, fmt(p50, 1), fmt(p99, 1), fmt(bare, 1), fmt(ratio, 2), cpu, note];
   table([
     ["measure", "p50 ms", "p99 ms", "bare p99", "ratio", "server CPU", "rounds / note"],
-    row("latest, 0 changed", f.latest_empty_p50_ms, f.latest_empty_p99_ms, f.bare_latest_empty_p99_ms, f.latest_empty_vs_bare_ratio, `${fmt(f.server_cpu_ms_per_empty_poll, 3)} ms/req`, `rounds ${rounds(r, (q) => q.empty.summary.p99)}; n=${q0?.empty.summary.n ?? 0}/round`),
-    row(`latest, ${fmt(q0?.changedItems ?? NaN)} changed`, f.latest_p50_ms, f.latest_p99_ms, f.bare_latest_p99_ms, f.latest_vs_bare_ratio, `${fmt(f.server_cpu_ms_per_poll, 2)} ms/req`, `rounds ${rounds(r, (q) => q.changed.summary.p99)}; ${fmt((q0?.changed.bytes ?? NaN) / 1024)} KB; visible after ${rounds(r, (q) => q.changedVisibleMs, 0)} ms`),
-    row(`get_devices, ${fmt(q0?.fullItems ?? NaN)}`, f.devices_full_p50_ms, f.devices_full_p99_ms, f.bare_full_p99_ms, f.full_vs_bare_ratio, `${fmt(f.server_cpu_ms_per_full, 1)} ms/req`, `rounds ${rounds(r, (q) => q.full.summary.p99)}; ${fmt((q0?.full.bytes ?? NaN) / 1024 / 1024, 1)} MB; n=${q0?.full.summary.n ?? 0}/round`),
+    row("latest, 0 changed", f.latest_empty_p50_ms, f.latest_empty_p99_ms, f.bare_latest_empty_p99_ms, f.latest_empty_vs_bare_ratio, `${fmt(f.server_cpu_ms_per_empty_poll, 3)} ms/req`, `rounds ${rounds(r, (q) => q.empty.summary.p99)}; n=${q0?.empty.summary.n ?? 0}/round${services((q) => q.empty)}`),
+    row(`latest, ${fmt(q0?.changedItems ?? NaN)} changed`, f.latest_p50_ms, f.latest_p99_ms, f.bare_latest_p99_ms, f.latest_vs_bare_ratio, `${fmt(f.server_cpu_ms_per_poll, 2)} ms/req`, `rounds ${rounds(r, (q) => q.changed.summary.p99)}; ${fmt((q0?.changed.bytes ?? NaN) / 1024)} KB; visible after ${rounds(r, (q) => q.changedVisibleMs, 0)} ms${services((q) => q.changed)}`),
+    row(`get_devices, ${fmt(q0?.fullItems ?? NaN)}`, f.devices_full_p50_ms, f.devices_full_p99_ms, f.bare_full_p99_ms, f.full_vs_bare_ratio, `${fmt(f.server_cpu_ms_per_full, 1)} ms/req`, `rounds ${rounds(r, (q) => q.full.summary.p99)}; ${fmt((q0?.full.bytes ?? NaN) / 1024 / 1024, 1)} MB; n=${q0?.full.summary.n ?? 0}/round${services((q) => q.full)}`),
     ...(r.load
       ? [
           row("insert → visible", r.load.insertToVisible.p50, r.load.insertToVisible.p99, NaN, NaN, "", `${r.load.insertToVisible.n} probes, ${r.load.probeTimeouts} timed out, ${r.load.probeErrors} errors; max ${fmt(r.load.insertToVisible.max)} ms`),
@@ -77,7 +84,7 @@ function storeTable(r: StoreResult): void {
             "",
             "",
             `${fmt(r.load.serverCpuMsPerS)} ms/s`,
-            `${fmt(r.load.positionsPerS)} pos/s accepted of ${fmt(r.load.sentPerS)} sent, ${fmt(r.load.skipped)} skipped, ${r.load.failedInserts} failed inserts; bench ${fmt(r.load.benchCpuMsPerS)} ms CPU/s`,
+            `${fmt(r.load.positionsPerS)} pos/s accepted of ${fmt(r.load.sentPerS)} sent, ${fmt(r.load.skipped)} skipped, ${r.load.failedInserts} failed inserts; bench ${fmt(r.load.benchCpuMsPerS)} ms CPU/s${r.load.serviceCpuMsPerS ? `, Postgres ${fmt(r.load.serviceCpuMsPerS.postgres)} ms/s, Redis ${fmt(r.load.serviceCpuMsPerS.redis)} ms/s` : ""}`,
           ],
         ]
       : []),

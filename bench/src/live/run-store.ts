@@ -4,7 +4,7 @@ import { log } from "./harness.js";
 import { Client } from "./http.js";
 import { loadPhase } from "./load.js";
 import { FixClock, Traffic } from "./positions.js";
-import { loadNote } from "./proc.js";
+import { loadNote, serviceCpuMs } from "./proc.js";
 import { quietRound, type QuietRound } from "./quiet.js";
 import type { StoreResult } from "./report.js";
 import { seedPopulation } from "./seed.js";
@@ -38,6 +38,7 @@ export async function runStore(kind: StoreKind, s: LiveBenchEnv): Promise<StoreR
       log,
     });
     log(`  answering at ${app.url} (pid ${app.pid}) after ${fmt((Date.now() - t) / 1000, 1)} s`);
+    const services = kind === "postgres" ? serviceCpuMs : undefined;
     const client = new Client(app.url, { maxSockets: 1, timeoutMs: 120_000 });
     const bare = await startBare();
     const bareClient = new Client(bare.url, { maxSockets: 1, timeoutMs: 120_000 });
@@ -53,6 +54,7 @@ export async function runStore(kind: StoreKind, s: LiveBenchEnv): Promise<StoreR
         rounds.push(
           await quietRound({
             app: { client, cpuMs: app.cpuMs },
+            serviceCpuMs: services,
             bare,
             bareClient,
             measured: population.measured,
@@ -68,7 +70,7 @@ export async function runStore(kind: StoreKind, s: LiveBenchEnv): Promise<StoreR
 
       log(`load phase ${loadNote()}`);
       const load = await loadPhase(
-        app,
+        { url: app.url, cpuMs: app.cpuMs, serviceCpuMs: services },
         population,
         clock,
         {
