@@ -9,18 +9,20 @@ export const log = (line: string) => console.log(`[bench ${((Date.now() - starte
 
 export const elapsedS = () => (Date.now() - started) / 1000;
 
-type Step = { what: string; run: () => Promise<unknown> };
+type Step = { what: string; run: () => Promise<unknown>; running?: Promise<unknown> };
 const undo: Step[] = [];
+const runStep = (step: Step) => (step.running ??= step.run());
 
-/** Registers an undo step; the returned function runs it now (once) and drops it from the list. */
+/**
+ * Registers an undo step; the returned function runs it now. Each step runs once: the
+ * cleanup awaits a step already started rather than going on without it (after Ctrl-C, a
+ * run's own `finally` and the cleanup may both be stopping things).
+ */
 export function defer(what: string, run: () => Promise<unknown>): () => Promise<void> {
   const step: Step = { what, run };
   undo.push(step);
   return async () => {
-    const i = undo.indexOf(step);
-    if (i < 0) return;
-    undo.splice(i, 1);
-    await step.run();
+    await runStep(step);
   };
 }
 
@@ -30,7 +32,7 @@ export function cleanup(): Promise<void> {
     while (undo.length > 0) {
       const step = undo.pop()!;
       try {
-        await step.run();
+        await runStep(step);
       } catch (err) {
         console.error(`[bench] cleanup: could not ${step.what}: ${String(err)}`);
       }
@@ -39,7 +41,14 @@ export function cleanup(): Promise<void> {
   return cleaning;
 }
 
-process.once("SIGINT", () => {
+/** Set on Ctrl-C: what fails after it (the app gets the signal too) is not worth reporting. */
+export let interrupted = false;
+
+// `on`, not `once`: Ctrl-C reaches this process twice (from the terminal and relayed by the
+// tsx CLI), and a SIGINT with no listener left would end it before the cleanup is done.
+process.on("SIGINT", () => {
+  if (interrupted) return;
+  interrupted = true;
   log("interrupted; cleaning up");
   void cleanup().finally(() => process.exit(130));
 });

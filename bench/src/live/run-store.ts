@@ -1,6 +1,7 @@
+import { latestPath } from "./api.js";
 import { startBare } from "./bare.js";
 import { pushFirstFixes } from "./first-fixes.js";
-import { log } from "./harness.js";
+import { log, sleep } from "./harness.js";
 import { Client } from "./http.js";
 import { loadPhase } from "./load.js";
 import { FixClock, Traffic } from "./positions.js";
@@ -12,6 +13,21 @@ import type { LiveBenchEnv } from "./settings.js";
 import { startStandalone } from "./standalone.js";
 import { fmt } from "./stats.js";
 import { prepareStore, storeLabel, type StoreKind } from "./stores.js";
+
+/**
+ * Waits (up to 30 s) until the app answers a cheap poll quickly again: requests the load
+ * left unanswered keep running in the app after their clients are gone, and a stop
+ * meanwhile would cut them off from the stores they wait on.
+ */
+async function settle(client: Client, apiHash: string): Promise<void> {
+  const started = Date.now();
+  for (;;) {
+    const reply = await client.get(latestPath(apiHash, Math.floor(Date.now() / 1000)));
+    if ((reply.status === 200 && reply.ms < 100) || Date.now() - started > 30_000) break;
+    await sleep(200);
+  }
+  log(`  the app answers promptly again ${fmt((Date.now() - started) / 1000, 1)} s after the load stopped`);
+}
 
 /**
  * Everything measured on one store: a fresh store, seeded; the standalone app on it in a
@@ -85,6 +101,7 @@ export async function runStore(kind: StoreKind, s: LiveBenchEnv): Promise<StoreR
         },
         log,
       );
+      await settle(client, population.measured.apiHash);
       if (app.suppressed() > 0) log(`  the app printed ${app.suppressed()} more warning/error lines than shown`);
       return { kind, rounds, load };
     } finally {
