@@ -295,6 +295,21 @@ describe("memory store snapshot", () => {
     }
   });
 
+  it("reads a snapshot whose states were written as strings of JSON", async () => {
+    const dir = await mkdtemp(path.join(tmpdir(), "live-"));
+    try {
+      const snapshotPath = path.join(dir, "live.json");
+      const at = Date.now();
+      await writeFile(snapshotPath, JSON.stringify({ states: [[5, JSON.stringify(state(5))]], changes: [[1, [[5, at]]]], clock: at }));
+      const store = createMemoryLive({ snapshotPath });
+      expect((await store.getStates([5])).get(5)).toEqual(state(5));
+      expect((await store.changedSince(1, 0)).deviceIds).toEqual([5]);
+      await store.close();
+    } finally {
+      await rm(dir, { recursive: true, force: true });
+    }
+  });
+
   it("starts empty when the snapshot is missing or unreadable", async () => {
     const dir = await mkdtemp(path.join(tmpdir(), "live-"));
     try {

@@ -1,4 +1,5 @@
 import { readFileSync, renameSync, writeFileSync } from "node:fs";
+import { rename, writeFile } from "node:fs/promises";
 import type { LiveState } from "@fleet/contracts";
 import { CHANGE_RETENTION_MS, offlineWindow, type ChangedIds, type LiveStore } from "./port.js";
 
@@ -16,9 +17,12 @@ export interface MemoryLiveOptions {
 /** userId → [deviceId, time ms][] */
 type IndexEntries = [number, [number, number][]][];
 
-/** What live.json holds. Written before the indexes were kept, it was the `states` array alone. */
+/**
+ * What live.json holds. Written before the indexes were kept, it was the `states` array
+ * alone; before states were written as JSON values, each was a string of JSON.
+ */
 interface Snapshot {
-  states: [number, string][];
+  states: [number, string | object][];
   changes: IndexEntries;
   records?: IndexEntries;
   seen?: IndexEntries;
@@ -73,18 +77,38 @@ class UserIndex {
 export function createMemoryLive(options: MemoryLiveOptions = {}): LiveStore {
   const { snapshotPath } = options;
   const loaded = snapshotPath ? loadSnapshot(snapshotPath) : undefined;
-  const states = new Map<number, string>(loaded?.states);
+  const states = new Map<number, string>(loaded?.states.map(([id, state]) => [id, typeof state === "string" ? state : JSON.stringify(state)]));
   const changes = new UserIndex(loaded?.changes);
   const records = new UserIndex(loaded?.records);
   const seen = new UserIndex(loaded?.seen);
   let last = loaded?.clock ?? 0;
   let dirty = false;
+  /**
+   * The snapshot's text. The states are kept as JSON text already, so they are spliced in
+   * as they are: stringifying them again would escape every one of them, on the event loop.
+   */
+  const snapshotText = () => {
+    const parts: string[] = [];
+    for (const [id, json] of states) parts.push(`[${id},${json}]`);
+    const indexes = JSON.stringify({ changes: changes.entries(), records: records.entries(), seen: seen.entries(), clock: last });
+    return `{"states":[${parts.join(",")}],${indexes.slice(1)}`;
+  };
+  // Write then rename, so a crash mid-write leaves the previous snapshot whole: states and indexes together.
+  let saving: Promise<void> | undefined;
   const save = () => {
+    if (!snapshotPath || !dirty || saving) return;
+    dirty = false;
+    // The file is written off the event loop; a save due meanwhile waits for the next tick of the timer.
+    saving = writeFile(`${snapshotPath}.tmp`, snapshotText())
+      .then(() => rename(`${snapshotPath}.tmp`, snapshotPath))
+      .catch(() => void (dirty = true))
+      .finally(() => (saving = undefined));
+  };
+  const saveNow = async () => {
+    await saving;
     if (!snapshotPath || !dirty) return;
     dirty = false;
-    const snapshot: Snapshot = { states: [...states], changes: changes.entries(), records: records.entries(), seen: seen.entries(), clock: last };
-    // Write then rename, so a crash mid-write leaves the previous snapshot whole: states and indexes together.
-    writeFileSync(`${snapshotPath}.tmp`, JSON.stringify(snapshot));
+    writeFileSync(`${snapshotPath}.tmp`, snapshotText());
     renameSync(`${snapshotPath}.tmp`, snapshotPath);
   };
   const timer = snapshotPath ? setInterval(save, options.snapshotEveryMs ?? 10_000) : undefined;
@@ -157,7 +181,7 @@ export function createMemoryLive(options: MemoryLiveOptions = {}): LiveStore {
     },
     async close() {
       clearInterval(timer);
-      save();
+      await saveNow();
     },
   };
 }
