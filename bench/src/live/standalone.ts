@@ -35,8 +35,8 @@ export async function freePort(): Promise<number> {
 const SHOWN_LINES = 40;
 
 /**
- * Starts apps/standalone/src/server.ts as a child process (`node --conditions=@fleet/source
- * --import tsx`, so the pid is the app itself and its CPU can be read from /proc) with the
+ * Starts apps/standalone/src/server.ts as a child process (`node --max-semi-space-size=64
+ * --conditions=@fleet/source --import tsx`, so the pid is the app itself and its CPU can be read from /proc) with the
  * store variables in `storeEnv`, and waits until it answers HTTP. The app's own tunables
  * pass through from this environment; the store and service variables do not.
  */
@@ -59,7 +59,9 @@ export async function startStandalone(opts: {
     FLEET_ADMIN_PASSWORD: ADMIN.password,
   });
   const tsx = import.meta.resolve("tsx");
-  const child = spawn(process.execPath, ["--conditions=@fleet/source", "--import", tsx, serverEntry], { env, stdio: ["ignore", "pipe", "pipe"] });
+  // The node flags `pnpm start` runs the app with (apps/standalone/package.json): a larger
+  // young generation, so a big answer's garbage is mostly collected young.
+  const child = spawn(process.execPath, ["--max-semi-space-size=64", "--conditions=@fleet/source", "--import", tsx, serverEntry], { env, stdio: ["ignore", "pipe", "pipe"] });
   const pid = child.pid;
   if (pid === undefined) throw new Error("could not start the standalone app");
   const stop = defer(`stop the standalone app (pid ${pid})`, () => stopChild(child));
