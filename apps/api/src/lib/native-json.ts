@@ -10,4 +10,8 @@
  * typed functions from it (`Static<typeof LiveDeviceItemSchema>`), so nothing outside the
  * schema reaches them. See docs/decisions.md, "The live list at scale".
  */
-export const nativeJson = { serializerCompiler: () => (data: unknown) => JSON.stringify(data) };
+export const nativeJson = {
+  // A Buffer, which fastify sends as it is: node writing a 14.5 MB string to the socket cost
+  // ~150 ms of CPU per answer (the header joined to it, then encoded), encoding it once ~10 ms.
+  serializerCompiler: () => (data: unknown) => Buffer.from(JSON.stringify(data)) as unknown as string,
+};
