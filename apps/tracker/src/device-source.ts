@@ -1,4 +1,4 @@
-import { findDeviceByImei, listDevicesChangedSince, listEngineSensorsChangedSince, listEngineSensorsOfDevices, type Db, type Sensor, type TrackedDevice } from "@fleet/db";
+import { findDeviceByImei, databaseNow, listDevicesChangedSince, listEngineSensorsChangedSince, listEngineSensorsOfDevices, type Db, type Sensor, type TrackedDevice } from "@fleet/db";
 import { engineSensorOf } from "@fleet/sensors";
 import type { DeviceInfo, DeviceSource } from "./handlers/device-directory.js";
 
@@ -33,11 +33,11 @@ export function dbDeviceSource(db: Db): DeviceSource {
       return d ? info(d, await listEngineSensorsOfDevices(db, [d.id])) : undefined;
     },
     async changedSince(since) {
+      // The clock first: whatever commits after these reads began is stamped after it, less the overlap.
+      const readAt = await databaseNow(db);
       const [rows, sensors] = await Promise.all([listDevicesChangedSince(db, since), listEngineSensorsChangedSince(db, since)]);
       const sensorsOf = byDevice(sensors);
-      let newest: Date | undefined;
-      for (const d of rows) if (!newest || d.updatedAt > newest) newest = d.updatedAt;
-      return { devices: rows.map((d) => ({ ...info(d, sensorsOf.get(d.id) ?? []), removed: d.deleted })), newest };
+      return { devices: rows.map((d) => ({ ...info(d, sensorsOf.get(d.id) ?? []), removed: d.deleted })), readAt };
     },
   };
 }

@@ -40,7 +40,7 @@ describe("tracker pipeline on the embedded stores", () => {
   async function pipelineOver(store: LiveStore): Promise<Pipeline> {
     const directory = new DeviceDirectory({
       findByImei: async (imei) => (imei === device.imei ? device : undefined),
-      changedSince: async () => ({ devices: [], newest: undefined }),
+      changedSince: async () => ({ devices: [], readAt: new Date() }),
     });
     return createPipeline({ directory, unregistered, history, live: store, producer: await createMemoryBus().producer(), logger: silent, flushRows: 1000, flushMs: 5, enrichedTopic: "enriched" });
   }

@@ -5,6 +5,8 @@ import { DeviceDirectory, type DeviceInfo, type DeviceSource } from "./device-di
 class Records implements DeviceSource {
   devices = new Map<number, DeviceInfo & { removed: boolean; at: number }>();
   lookups = 0;
+  /** Devices handed out by changedSince, over all syncs. */
+  read = 0;
   private clock = 1_000_000;
   put(d: DeviceInfo, removed = false) {
     this.devices.set(d.id, { ...d, removed, at: (this.clock += 10_000) });
@@ -15,7 +17,10 @@ class Records implements DeviceSource {
   }
   async changedSince(since: Date) {
     const devices = [...this.devices.values()].filter((d) => d.at >= since.getTime()).sort((a, b) => a.at - b.at);
-    return { devices, newest: devices.length ? new Date(devices.at(-1)!.at) : undefined };
+    this.read += devices.length;
+    // Time passes between syncs: the store's clock is past every stamp and the overlap.
+    this.clock += 60_000;
+    return { devices, readAt: new Date(this.clock) };
   }
 }
 
@@ -34,6 +39,18 @@ describe("DeviceDirectory", () => {
     await dir.sync();
     await dir.resolve(["zzz"]);
     expect(records.lookups).toBe(3);
+  });
+
+  it("reads a fleet added in one burst once, not again on every sync", async () => {
+    const records = new Records();
+    const dir = new DeviceDirectory(records);
+    for (let i = 1; i <= 3; i++) records.put(dev(i, `burst-${i}`));
+    await dir.sync();
+    await dir.sync();
+    await dir.sync();
+    expect(records.read).toBe(3);
+    expect((await dir.resolve(["burst-2"])).get("burst-2")?.id).toBe(2);
+    expect(records.lookups).toBe(0);
   });
 
   it("follows an IMEI change, a removal, and an IMEI taken over by a new device", async () => {

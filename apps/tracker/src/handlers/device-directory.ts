@@ -15,8 +15,11 @@ export interface DeviceInfo {
 
 export interface DeviceSource {
   findByImei(imei: string): Promise<DeviceInfo | undefined>;
-  /** Devices whose record changed after `since`, with `removed` for deleted ones, and the newest change time seen. */
-  changedSince(since: Date): Promise<{ devices: (DeviceInfo & { removed: boolean })[]; newest: Date | undefined }>;
+  /**
+   * Devices whose record changed at or after `since`, with `removed` for deleted ones, and
+   * the records store's clock read just before (the next call asks from it, less an overlap).
+   */
+  changedSince(since: Date): Promise<{ devices: (DeviceInfo & { removed: boolean })[]; readAt: Date }>;
 }
 
 const SYNC_OVERLAP_MS = 5000;
@@ -70,14 +73,15 @@ export class DeviceDirectory {
 
   /** Picks up added, edited and removed devices; also forgets misses so they are asked again. */
   async sync(): Promise<void> {
-    // Re-reading a few seconds back catches a transaction that committed after a sync
-    // that already saw a later updated_at; re-applying a device is harmless.
-    const { devices, newest } = await this.source.changedSince(new Date(this.watermark.getTime() - SYNC_OVERLAP_MS));
+    // From the previous read's clock, a few seconds back: a transaction that commits after
+    // that read carries its start time, at most the overlap earlier. Not from the newest row
+    // seen: a fleet added in one burst would then be read again on every sync, for ever.
+    const { devices, readAt } = await this.source.changedSince(new Date(this.watermark.getTime() - SYNC_OVERLAP_MS));
     for (const d of devices) {
       if (d.removed) this.forget(d.id, d.imei);
       else this.remember({ id: d.id, imei: d.imei, userIds: d.userIds, minMovingSpeed: d.minMovingSpeed, detectEngine: d.detectEngine, engineSensor: d.engineSensor });
     }
-    if (newest && newest > this.watermark) this.watermark = newest;
+    if (readAt > this.watermark) this.watermark = readAt;
     this.unknown = new Set();
   }
 }

@@ -1,4 +1,4 @@
-import { and, asc, count, eq, gte, inArray, type SQL } from "drizzle-orm";
+import { and, asc, count, eq, gte, inArray, sql, type SQL } from "drizzle-orm";
 import type { Db, Queryable, Tx } from "../client.js";
 import { announceChanged, ownersOf } from "../device-changes.js";
 import { RefusedError, uniqueViolation } from "../errors.js";
@@ -157,6 +157,18 @@ export async function listDevicesChangedSince(db: Queryable, since: Date): Promi
     .where(gte(devices.updatedAt, since))
     .orderBy(asc(devices.updatedAt), asc(devices.id), asc(userDevices.userId));
   return foldOwners(rows);
+}
+
+/**
+ * The database's clock. A poller of `listDevicesChangedSince` reads it before each poll and
+ * asks from it (minus an overlap) next time: a row that commits later carries an
+ * `updatedAt` from its own transaction, which began at most the overlap before that read.
+ */
+export async function databaseNow(db: Queryable): Promise<Date> {
+  const result = await db.execute(sql`SELECT now() AS now`);
+  // Both drivers answer with `rows`; the shared Db type cannot say so.
+  const [row] = (result as unknown as { rows: { now: Date | string }[] }).rows;
+  return new Date(row!.now);
 }
 
 /** Each listed non-deleted device's moving speed threshold (km/h), for restoring its live state. */
