@@ -1,4 +1,4 @@
-import { findDeviceByImei, databaseNow, listDevicesChangedSince, listEngineSensorsChangedSince, listEngineSensorsOfDevices, type Db, type Sensor, type TrackedDevice } from "@fleet/db";
+import { databaseNow, findDeviceByImei, groupByDevice, listDevicesChangedSince, listEngineSensorsChangedSince, listEngineSensorsOfDevices, type Db, type Sensor, type TrackedDevice } from "@fleet/db";
 import { engineSensorOf } from "@fleet/sensors";
 import type { DeviceInfo, DeviceSource } from "./handlers/device-directory.js";
 
@@ -15,16 +15,6 @@ function info(d: TrackedDevice, engineSensors: readonly Sensor[]): DeviceInfo {
   };
 }
 
-function byDevice(sensors: readonly Sensor[]): Map<number, Sensor[]> {
-  const out = new Map<number, Sensor[]>();
-  for (const s of sensors) {
-    const list = out.get(s.deviceId);
-    if (list) list.push(s);
-    else out.set(s.deviceId, [s]);
-  }
-  return out;
-}
-
 /** The records store as the tracker's device directory sees it: devices with what engine detection needs. */
 export function dbDeviceSource(db: Db): DeviceSource {
   return {
@@ -36,7 +26,7 @@ export function dbDeviceSource(db: Db): DeviceSource {
       // The clock first: whatever commits after these reads began is stamped after it, less the overlap.
       const readAt = await databaseNow(db);
       const [rows, sensors] = await Promise.all([listDevicesChangedSince(db, since), listEngineSensorsChangedSince(db, since)]);
-      const sensorsOf = byDevice(sensors);
+      const sensorsOf = groupByDevice(sensors);
       return { devices: rows.map((d) => ({ ...info(d, sensorsOf.get(d.id) ?? []), removed: d.deleted })), readAt };
     },
   };

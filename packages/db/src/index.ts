@@ -3,6 +3,7 @@ export * as schema from "./schema/index.js";
 export { openDb, migrationsFolder, type Db, type Tx, type Queryable, type DbConfig, type DbHandle } from "./client.js";
 export * from "./errors.js";
 export * from "./device-changes.js";
+export { groupByDevice } from "./by-device.js";
 export { ownedRows, type OwnedRows, type OwnedTable, type Page } from "./owned.js";
 export { hashPassword, verifyPassword } from "./password.js";
 export * from "./queries/users.js";

@@ -1,5 +1,5 @@
 import {
-  currentDriverNames, listSensorsOfDevices, listServicesOfDevices, listUserDevices, listUserDevicesByIds,
+  currentDriverNames, groupByDevice, listSensorsOfDevices, listServicesOfDevices, listUserDevices, listUserDevicesByIds,
   type Db, type Sensor, type Service, type UserDeviceRecord,
 } from "@fleet/db";
 import { CHANGE_RETENTION_MS, type LiveStore } from "@fleet/live";
@@ -21,16 +21,6 @@ export interface UserRecords {
   all(): readonly LiveRecord[];
 }
 
-function groupBy<T extends { deviceId: number }>(rows: readonly T[]): Map<number, T[]> {
-  const out = new Map<number, T[]>();
-  for (const row of rows) {
-    const list = out.get(row.deviceId);
-    if (list) list.push(row);
-    else out.set(row.deviceId, [row]);
-  }
-  return out;
-}
-
 /** The user's live records of these devices (all of them without `ids`), by device id: one query per kind, whatever the count. */
 export async function loadLiveRecords(db: Db, userId: number, ids?: readonly number[]): Promise<LiveRecord[]> {
   const devices = ids ? await listUserDevicesByIds(db, userId, ids) : await listUserDevices(db, userId);
@@ -42,8 +32,8 @@ export async function loadLiveRecords(db: Db, userId: number, ids?: readonly num
     // The pivots in hand already say whether any device has a driver.
     devices.some((d) => d.pivot.currentDriverId !== null) ? currentDriverNames(db, userId) : new Map<number, string>(),
   ]);
-  const sensorsOf = groupBy(sensors);
-  const servicesOf = groupBy(services);
+  const sensorsOf = groupByDevice(sensors);
+  const servicesOf = groupByDevice(services);
   return devices.map((device) => ({ device, sensors: sensorsOf.get(device.id) ?? [], services: servicesOf.get(device.id) ?? [], driver: drivers.get(device.id) }));
 }
 
