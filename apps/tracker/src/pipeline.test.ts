@@ -77,6 +77,21 @@ describe("tracker pipeline on the embedded stores", () => {
     expect(again[2]!.distanceKm).toBeGreaterThan(0.1);
   });
 
+  it("keeps its own states between a partition's batches, and reads the store again after a gap in its offsets", async () => {
+    const at = (o: number, p: RawPosition) => ({ ...message(p), offset: String(o) });
+    await pipeline.handleBatch([at(0, raw(300, 1_000))]);
+    // Another tracker had the partition for a while and left a state far along.
+    const theirs = { ...(await live.getStates([1])).get(1)!, positionId: 305, fixTime: T0 + 5_000, odometerKm: 500 };
+    await live.putStates([{ state: theirs, userIds: [7] }]);
+
+    await pipeline.handleBatch([at(1, raw(301, 2_000))]);
+    expect((await live.getStates([1])).get(1)!.odometerKm).toBeLessThan(1); // its own state, right after its own batch
+
+    await live.putStates([{ state: theirs, userIds: [7] }]);
+    await pipeline.handleBatch([at(6, raw(306, 6_000))]);
+    expect((await live.getStates([1])).get(1)!.odometerKm).toBeGreaterThan(500);
+  });
+
   it("restores a lost live state from history before the device's next position, so counters continue", async () => {
     // Moving at 20 knots a second apart: the engine (by motion) runs the whole time.
     const track = Array.from({ length: 12 }, (_, i) => raw(200 + i, i * 1000));

@@ -7,6 +7,7 @@ import type { LiveStore } from "@fleet/live";
 import type { DeviceDirectory, DeviceInfo } from "./handlers/device-directory.js";
 import type { DriverRfid } from "./handlers/driver-rfid.js";
 import { enrichPosition, previousPoint } from "./handlers/enrich.js";
+import { OwnedStates } from "./handlers/owned-states.js";
 import type { UnregisteredCounter } from "./handlers/unregistered.js";
 
 export interface Logger {
@@ -26,6 +27,8 @@ export interface PipelineDeps {
   logger: Logger;
   flushRows: number;
   flushMs: number;
+  /** Most live states kept in memory between batches (OwnedStates); TRACKER_KEPT_STATES's default when absent. */
+  keptStates?: number;
   enrichedTopic: string;
 }
 
@@ -74,27 +77,50 @@ export function createPipeline(deps: PipelineDeps): Pipeline {
     flush: (rows) => deps.history.insert(rows),
   });
 
+  const owned = new OwnedStates(deps.keptStates ?? 100_000);
   let preparing = 0;
 
   return {
     async handleBatch(messages, opts) {
-      if (opts?.isolated) return handle(messages, (rows) => deps.history.insert(rows), () => undefined);
-      preparing++;
-      let added = false;
-      const rowsAdded = () => {
-        if (added) return;
-        added = true;
-        if (--preparing === 0) historyBatcher.flush();
-      };
+      const first = messages[0];
+      if (!first) return [];
+      owned.begin(first.partition, first.offset);
       try {
-        return await handle(messages, (rows) => historyBatcher.add(rows), rowsAdded);
-      } finally {
-        rowsAdded();
+        const { rejected, states } = await (opts?.isolated ? handle(messages, (rows) => deps.history.insert(rows), () => undefined) : shared(messages));
+        owned.finish(first.partition, messages.at(-1)!.offset, states);
+        return rejected;
+      } catch (err) {
+        owned.forget(first.partition);
+        throw err;
       }
     },
     drain: () => historyBatcher.drain(),
     stats: () => ({ ...counters }),
   };
+
+  /** One batch whose history rows go out in the flush other partitions share. */
+  async function shared(messages: readonly DeliveredMessage[]) {
+    preparing++;
+    let added = false;
+    const rowsAdded = () => {
+      if (added) return;
+      added = true;
+      if (--preparing === 0) historyBatcher.flush();
+    };
+    try {
+      return await handle(messages, (rows) => historyBatcher.add(rows), rowsAdded);
+    } finally {
+      rowsAdded();
+    }
+  }
+
+  /** The devices' states: the ones this tracker kept, the rest from the live store. */
+  async function statesOf(partition: number, deviceIds: number[]): Promise<Map<number, LiveState>> {
+    const states = owned.get(partition, deviceIds);
+    const missing = deviceIds.filter((id) => !states.has(id));
+    if (missing.length > 0) for (const [id, state] of await deps.live.getStates(missing)) states.set(id, state);
+    return states;
+  }
 
   /**
    * A device without a live state is new, or its state was lost (a flushed Redis, a lost
@@ -110,7 +136,7 @@ export function createPipeline(deps: PipelineDeps): Pipeline {
     counters.restored += restored.size;
   }
 
-  async function handle(messages: readonly DeliveredMessage[], writeHistory: (rows: HistoryRow[]) => Promise<void>, rowsAdded: () => void): Promise<Rejected[]> {
+  async function handle(messages: readonly DeliveredMessage[], writeHistory: (rows: HistoryRow[]) => Promise<void>, rowsAdded: () => void): Promise<{ rejected: Rejected[]; states: LiveState[] }> {
     const raws: RawPosition[] = [];
     const rejected: Rejected[] = [];
     for (const message of messages) {
@@ -119,11 +145,11 @@ export function createPipeline(deps: PipelineDeps): Pipeline {
       else raws.push(raw);
     }
     counters.invalid += rejected.length;
-    if (raws.length === 0) return rejected;
+    if (raws.length === 0) return { rejected, states: [] };
 
     const devices = await deps.directory.resolve(new Set(raws.map((r) => r.uniqueId)));
     const deviceIds = [...new Set([...devices.values()].map((d) => d.id))];
-    const states = deviceIds.length > 0 ? await deps.live.getStates(deviceIds) : new Map<number, LiveState>();
+    const states = await statesOf(messages[0]!.partition, deviceIds);
     await restoreMissing(states, devices.values());
 
     const rows: HistoryRow[] = [];
@@ -150,7 +176,7 @@ export function createPipeline(deps: PipelineDeps): Pipeline {
       enriched.push(out.enriched);
       enrichedOut.push({ key: raw.uniqueId, value: JSON.stringify(out.enriched) });
     }
-    if (rows.length === 0) return rejected;
+    if (rows.length === 0) return { rejected, states: [] };
 
     const written = writeHistory(rows);
     rowsAdded();
@@ -161,6 +187,6 @@ export function createPipeline(deps: PipelineDeps): Pipeline {
       deps.driverRfid?.handle(enriched),
     ]);
     counters.positions += rows.length;
-    return rejected;
+    return { rejected, states: [...changed.values()].map((c) => c.state) };
   }
 }

@@ -19,6 +19,8 @@ export interface TrackerOptions {
   flushMs: number;
   partitionsConcurrently: number;
   deviceSyncMs: number;
+  /** See TRACKER_KEPT_STATES; its default when absent. */
+  keptStates?: number;
   /** Overrides for tests that run several trackers or topics side by side. */
   topic?: string;
   enrichedTopic?: string;
@@ -50,6 +52,7 @@ export async function startTracker(opts: TrackerOptions): Promise<Tracker> {
     logger: opts.logger,
     flushRows: opts.flushRows,
     flushMs: opts.flushMs,
+    keptStates: opts.keptStates,
     enrichedTopic: opts.enrichedTopic ?? Topics.positionsEnriched,
   });
 

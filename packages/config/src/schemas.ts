@@ -44,6 +44,8 @@ export const TrackerEnvSchema = Type.Composite([
     TRACKER_PARTITIONS_CONCURRENTLY: Type.Integer({ minimum: 1, maximum: 256, default: 12 }),
     /** How often the device cache picks up added, edited and removed devices. */
     TRACKER_DEVICE_SYNC_MS: Type.Integer({ minimum: 100, maximum: 600_000, default: 2000 }),
+    /** Most devices whose live state the tracker keeps in memory between batches rather than reading it back from the live store. */
+    TRACKER_KEPT_STATES: Type.Integer({ minimum: 0, maximum: 10_000_000, default: 100_000 }),
   }),
 ]);
 export type TrackerEnv = Static<typeof TrackerEnvSchema>;
@@ -94,8 +96,9 @@ export function historySettings(env: InfraEnv): { clickhouseUrl?: string; clickh
 }
 
 /** The tracker's tuning in the shape `startTracker` takes. */
-export function trackerSettings(env: TrackerEnv): { flushRows: number; flushMs: number; partitionsConcurrently: number; deviceSyncMs: number } {
+export function trackerSettings(env: TrackerEnv): { flushRows: number; flushMs: number; partitionsConcurrently: number; deviceSyncMs: number; keptStates: number } {
   return {
+    keptStates: env.TRACKER_KEPT_STATES,
     flushRows: env.TRACKER_FLUSH_ROWS,
     flushMs: env.TRACKER_FLUSH_MS,
     partitionsConcurrently: env.TRACKER_PARTITIONS_CONCURRENTLY,
