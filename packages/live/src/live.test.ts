@@ -165,13 +165,19 @@ function liveContract(name: string, make: () => Promise<Harness>) {
       expect([...(await h.store.getStates([1, 2, 3])).keys()]).toEqual([1]);
     });
 
-    it("writes 1,000 entries in one putStates", async () => {
-      const ids = Array.from({ length: 1000 }, (_, i) => i + 1);
-      await h.store.putStates(ids.map((id) => ({ state: state(id), userIds: [10] })));
+    it("writes 2,500 entries in one putStates, each in every one of its users' indexes", async () => {
+      const ids = Array.from({ length: 2500 }, (_, i) => i + 1);
+      const serverTime = Date.now() - 60_000;
+      await h.store.putStates(ids.map((id) => ({ state: state(id, { serverTime }), userIds: id % 2 === 0 ? [10, 20] : [10] })));
       const got = await h.store.getStates(ids);
-      expect(got.size).toBe(1000);
-      expect(got.get(777)).toEqual(state(777));
-      expect((await h.store.changedSince(10, 0)).deviceIds.sort((a, b) => a - b)).toEqual(ids);
+      expect(got.size).toBe(2500);
+      expect(got.get(2222)).toEqual(state(2222, { serverTime }));
+      const byNumber = (a: number, b: number) => a - b;
+      expect((await h.store.changedSince(10, 0)).deviceIds.sort(byNumber)).toEqual(ids);
+      expect((await h.store.changedSince(20, 0)).deviceIds.sort(byNumber)).toEqual(ids.filter((id) => id % 2 === 0));
+      // Seen at their serverTime: all went offline 30 s after it, inside a window from before then.
+      expect((await h.store.changedSince(20, Number.MAX_SAFE_INTEGER - 1, 30_000)).deviceIds).toEqual([]);
+      expect((await h.store.changedSince(20, serverTime, 30_000)).deviceIds.length).toBe(1250);
     });
 
     it("reports a clock close to this machine's (a sanity check, not a timing test)", async () => {

@@ -2,6 +2,7 @@ import { readFileSync, renameSync, writeFileSync } from "node:fs";
 import { rename, writeFile } from "node:fs/promises";
 import type { LiveState } from "@fleet/contracts";
 import { CHANGE_RETENTION_MS, offlineWindow, type ChangedIds, type LiveStore } from "./port.js";
+import { stateJson } from "./state-json.js";
 
 export interface MemoryLiveOptions {
   /**
@@ -138,7 +139,7 @@ export function createMemoryLive(options: MemoryLiveOptions = {}): LiveStore {
     async putStates(entries) {
       const now = clock();
       for (const { state, userIds } of entries) {
-        states.set(state.deviceId, JSON.stringify(state));
+        states.set(state.deviceId, stateJson(state));
         dirty = true;
         changes.set(state.deviceId, userIds, now);
         seen.set(state.deviceId, userIds, state.serverTime);
@@ -147,7 +148,7 @@ export function createMemoryLive(options: MemoryLiveOptions = {}): LiveStore {
     async restoreStates(entries) {
       for (const { state, userIds } of entries) {
         if (states.has(state.deviceId)) continue;
-        states.set(state.deviceId, JSON.stringify(state));
+        states.set(state.deviceId, stateJson(state));
         seen.set(state.deviceId, userIds, state.serverTime);
         dirty = true;
       }

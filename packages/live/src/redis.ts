@@ -1,6 +1,7 @@
 import type { LiveState } from "@fleet/contracts";
 import { Redis, type ChainableCommander } from "ioredis";
-import { CHANGE_RETENTION_MS, type LiveStore } from "./port.js";
+import { CHANGE_RETENTION_MS, type LiveStore, type StateEntry } from "./port.js";
+import { stateJson } from "./state-json.js";
 
 export interface RedisLiveOptions {
   url: string;
@@ -12,6 +13,9 @@ const deviceKey = (deviceId: number) => `live:dev:${deviceId}`;
 const changeKey = (userId: number) => `live:chg:${userId}`;
 const recordKey = (userId: number) => `live:rec:${userId}`;
 const seenKey = (userId: number) => `live:seen:${userId}`;
+
+/** Most devices one write script takes: a script blocks Redis while it runs. */
+const PUT_CHUNK = 1000;
 
 // Change times come from Redis's TIME, never from the caller, so every tracker and
 // api instance stamps and reads on one clock whatever their own clocks say.
@@ -27,14 +31,48 @@ const STAMP = `local function stamp_in(key, member, retention)
   redis.call('PEXPIRE', key, retention)
 end`;
 
-/** KEYS[1] device key, then per user its change index and seen index; ARGV deviceId, state JSON, retention ms, serverTime. */
+// ZADD and MSET take their pairs as arguments, and Lua's unpack fails beyond ~8,000 values.
+const CHUNKED = `local function chunked(cmd, key, list)
+  for i = 1, #list, 2000 do
+    local last = math.min(i + 1999, #list)
+    if key then redis.call(cmd, key, unpack(list, i, last)) else redis.call(cmd, unpack(list, i, last)) end
+  end
+end`;
+
+/**
+ * Many devices' states in one call. KEYS: the n device keys, then per user its change
+ * index and seen index. ARGV: retention ms, n, the n state JSONs, then per user the
+ * number of its devices and, for each, its id and serverTime. Each user's indexes are
+ * stamped with one ZADD and trimmed once, rather than once per device.
+ */
 const PUT_LUA = `${NOW_MS}
-${STAMP}
-redis.call('SET', KEYS[1], ARGV[2])
-for i = 2, #KEYS, 2 do
-  stamp_in(KEYS[i], ARGV[1], ARGV[3])
-  redis.call('ZADD', KEYS[i + 1], ARGV[4], ARGV[1])
-  redis.call('PEXPIRE', KEYS[i + 1], ARGV[3])
+${CHUNKED}
+local retention = tonumber(ARGV[1])
+local n = tonumber(ARGV[2])
+local pairs_ = {}
+for i = 1, n do
+  pairs_[#pairs_ + 1] = KEYS[i]
+  pairs_[#pairs_ + 1] = ARGV[2 + i]
+end
+chunked('MSET', nil, pairs_)
+local cutoff = '(' .. string.format('%d', now - retention)
+local a = 3 + n
+for k = n + 1, #KEYS, 2 do
+  local count = tonumber(ARGV[a])
+  a = a + 1
+  local changed, seen = {}, {}
+  for j = 1, count do
+    changed[#changed + 1] = stamp
+    changed[#changed + 1] = ARGV[a]
+    seen[#seen + 1] = ARGV[a + 1]
+    seen[#seen + 1] = ARGV[a]
+    a = a + 2
+  end
+  chunked('ZADD', KEYS[k], changed)
+  redis.call('ZREMRANGEBYSCORE', KEYS[k], '-inf', cutoff)
+  redis.call('PEXPIRE', KEYS[k], retention)
+  chunked('ZADD', KEYS[k + 1], seen)
+  redis.call('PEXPIRE', KEYS[k + 1], retention)
 end
 return now`;
 
@@ -68,7 +106,7 @@ end
 return { now, ids, offline }`;
 
 // ioredis adds defined commands at runtime; these types describe them.
-type WriteFn<R> = (numKeys: number, ...keysAndArgs: (string | number)[]) => R;
+type WriteFn<R> = (numKeys: number, ...keysAndArgs: (Buffer | string | number)[]) => R;
 type Scripted = Redis & {
   liveChanged(key: string, seen: string, since: string, offlineAfter: string): Promise<[number, string[], string[]]>;
 };
@@ -112,15 +150,31 @@ export function createRedisLive(options: RedisLiveOptions): LiveStore {
       return out;
     },
     putStates(entries) {
-      return pipelined(entries, (p, { state, userIds }) => {
-        const keys = [deviceKey(state.deviceId), ...userIds.flatMap((u) => [changeKey(u), seenKey(u)])];
-        p.livePut(keys.length, ...keys, state.deviceId, JSON.stringify(state), CHANGE_RETENTION_MS, Math.round(state.serverTime));
+      const chunks: StateEntry[][] = [];
+      for (let i = 0; i < entries.length; i += PUT_CHUNK) chunks.push(entries.slice(i, i + PUT_CHUNK));
+      return pipelined(chunks, (p, chunk) => {
+        const byUser = new Map<number, (string | number)[]>();
+        for (const { state, userIds } of chunk) {
+          for (const u of userIds) {
+            let list = byUser.get(u);
+            if (!list) byUser.set(u, (list = []));
+            list.push(state.deviceId, Math.round(state.serverTime));
+          }
+        }
+        const keys = chunk.map(({ state }) => deviceKey(state.deviceId));
+        // Buffers, encoded here once: ioredis writes a string argument at about twice the CPU.
+        const args: (Buffer | string | number)[] = [CHANGE_RETENTION_MS, chunk.length, ...chunk.map(({ state }) => Buffer.from(stateJson(state)))];
+        for (const [u, list] of byUser) {
+          keys.push(changeKey(u), seenKey(u));
+          args.push(list.length / 2, ...list);
+        }
+        p.livePut(keys.length, ...keys, ...args);
       });
     },
     restoreStates(entries) {
       return pipelined(entries, (p, { state, userIds }) => {
         const keys = [deviceKey(state.deviceId), ...userIds.map(seenKey)];
-        p.liveRestore(keys.length, ...keys, state.deviceId, JSON.stringify(state), CHANGE_RETENTION_MS, Math.round(state.serverTime));
+        p.liveRestore(keys.length, ...keys, state.deviceId, stateJson(state), CHANGE_RETENTION_MS, Math.round(state.serverTime));
       });
     },
     markChanged(entries) {
