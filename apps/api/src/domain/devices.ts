@@ -12,6 +12,7 @@ import { todayIn } from "@fleet/sensors";
 import { liveExtras } from "../lib/live-extras.js";
 import { deviceData, liveItem, liveListContext } from "../lib/live-item.js";
 import type { LiveRecord, LiveRecordCache, UserRecords } from "../lib/live-records.js";
+import type { LiveStateCache } from "../lib/live-states.js";
 import type { ApiSettings } from "../plugins/app/services.js";
 import { worded, type Wording } from "./refusals.js";
 import { found } from "./found.js";
@@ -29,6 +30,8 @@ export interface LiveView {
   db: Db;
   live: LiveStore;
   liveRecords: LiveRecordCache;
+  /** For the whole-fleet lists; absent, every state is read from `live`. */
+  liveStates?: LiveStateCache;
   settings: ApiSettings;
 }
 
@@ -132,10 +135,14 @@ export async function changeActive(db: Db, user: User, input: ChangeActiveDevice
   return found(setDevicesActive(db, user.id, ids, isActive(input.active)), WHAT);
 }
 
-/** The live list's items of these records, each with its device's latest state, at `now` on the store's clock. */
-async function liveItems({ live, settings }: LiveView, user: User, records: readonly LiveRecord[], now: number): Promise<LiveDeviceItem[]> {
+/**
+ * The live list's items of these records, each with its device's latest state, at `now` on
+ * the store's clock. `whole`: the user's whole fleet, whose states come through the cache.
+ */
+async function liveItems({ live, liveStates, settings }: LiveView, user: User, records: readonly LiveRecord[], now: number, whole = false): Promise<LiveDeviceItem[]> {
   if (records.length === 0) return [];
-  const states = await live.getStates(records.map((r) => r.device.id));
+  const ids = records.map((r) => r.device.id);
+  const states = await (whole && liveStates ? liveStates.ofUser(user.id, ids) : live.getStates(ids));
   const ctx = liveListContext(user, now, settings.offlineAfterMs);
   return records.map((r) => {
     const state = states.get(r.device.id);
@@ -147,7 +154,7 @@ async function liveItems({ live, settings }: LiveView, user: User, records: read
 export async function liveList(view: LiveView, user: User) {
   const [records, groups] = await Promise.all([view.liveRecords.of(user.id), listDeviceGroups(view.db, user.id)]);
   const all = records.all();
-  const items = await liveItems(view, user, all, Date.now());
+  const items = await liveItems(view, user, all, Date.now(), true);
   const byGroup = new Map<number, { id: number; title: string; items: LiveDeviceItem[] }>();
   byGroup.set(0, { id: 0, title: "Ungrouped", items: [] });
   for (const g of groups) byGroup.set(g.id, { id: g.id, title: g.title, items: [] });
@@ -185,7 +192,7 @@ export async function latest(view: LiveView, user: User, time: number | undefine
   // could miss a change the index has forgotten, so it gets every device instead.
   const complete = time !== undefined && since >= now - CHANGE_RETENTION_MS;
   const listed = complete ? changedRecords(records, deviceIds, user, since, now) : records.all();
-  const items: LatestDeviceItem[] = (await liveItems(view, user, listed, now)).map((item) => ({
+  const items: LatestDeviceItem[] = (await liveItems(view, user, listed, now, !complete)).map((item) => ({
     ...item,
     sensors: JSON.stringify(item.sensors),
     services: JSON.stringify(item.services),

@@ -6,6 +6,7 @@ import fp from "fastify-plugin";
 import type { CommandQueue } from "../../lib/command-queue.js";
 import type { DeadLetters } from "../../lib/dead-letters.js";
 import { liveRecordCache, type LiveRecordCache } from "../../lib/live-records.js";
+import { liveStateCache, type LiveStateCache } from "../../lib/live-states.js";
 import { restoringLive } from "../../lib/restoring-live.js";
 
 export interface ApiSettings {
@@ -26,6 +27,8 @@ export interface Services {
   history: HistoryStore;
   /** The live list's device records, kept fresh by the live store's record index. */
   liveRecords: LiveRecordCache;
+  /** Devices' states for the whole-fleet lists, kept fresh by the live store's change index. */
+  liveStates: LiveStateCache;
   /** Where GPRS commands go to reach the device gateways (the bus's `commands` topic). */
   commands: CommandQueue;
   /** The dead-letter topics, for administrators. */
@@ -33,8 +36,8 @@ export interface Services {
   settings: ApiSettings;
 }
 
-/** What the API is given; the services it builds on them (the live records cache) are its own. */
-export type ServicesOptions = Omit<Services, "liveRecords">;
+/** What the API is given; the services it builds on them (the live records and states caches) are its own. */
+export type ServicesOptions = Omit<Services, "liveRecords" | "liveStates">;
 
 declare module "fastify" {
   interface FastifyInstance {
@@ -52,10 +55,12 @@ export default fp(
       ownersOf: (ids) => ownersOf(opts.db, ids),
       logger: app.log,
     });
-    const liveRecords = liveRecordCache(opts.db, live, { maxDevices: opts.settings.liveCacheDevices ?? 100_000 });
+    const maxDevices = opts.settings.liveCacheDevices ?? 100_000;
+    const liveRecords = liveRecordCache(opts.db, live, { maxDevices });
+    const liveStates = liveStateCache(live, { maxDevices });
     // The one place a device change reaches the live list: every write announces its own.
     onDevicesChanged(opts.db, (changed) => live.markChanged(changed));
-    app.decorate("services", { db: opts.db, live, liveRecords, history: opts.history, commands: opts.commands, deadLetters: opts.deadLetters, settings: opts.settings });
+    app.decorate("services", { db: opts.db, live, liveRecords, liveStates, history: opts.history, commands: opts.commands, deadLetters: opts.deadLetters, settings: opts.settings });
   },
   { name: "services" },
 );
