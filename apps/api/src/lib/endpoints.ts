@@ -26,7 +26,11 @@ export interface Spec<Q extends TSchema | undefined, B extends TSchema | undefin
   /** Failure answers of this endpoint's own, by status, beside the ones every endpoint has (FailureResponses). */
   failures?: Record<number, TSchema>;
   /** Options fastify takes per route besides the schema (a larger bodyLimit, a serializer). */
-  route?: { bodyLimit?: number; serializerCompiler?: () => (data: unknown) => string };
+  route?: {
+    bodyLimit?: number;
+    serializerCompiler?: () => (data: unknown) => string;
+    onSend?: (req: FastifyRequest, reply: FastifyReply, payload: unknown, done: (err: null, payload: unknown) => void) => void;
+  };
 }
 
 /** What a handler gets: the signed-in user and the validated input. */
