@@ -68,7 +68,10 @@ describe.runIf(hasService("kafka") && hasService("postgres") && hasService("redi
       const imei = String(356_938_035_700_000 + d);
       devices.push({ id: (await createDevice(db.db, user.id, { name: `van ${d + 1}`, imei })).id, imei });
     }
-    tracker = await startTracker({ bus, db: db.db, history, live, logger: silent, flushRows: 2000, flushMs: 50, partitionsConcurrently: 12, deviceSyncMs: 500, topic: raw, enrichedTopic: kafka.topic("enriched"), deadTopic: kafka.topic("dead"), groupId: kafka.groupId("tracker") });
+    // A tracker that keeps no states between batches, as one that has just taken the partitions
+    // over: after the second flush it must restore each state from history. (One that kept them
+    // writes them back with the next position; apps/tracker/src/pipeline.test.ts.)
+    tracker = await startTracker({ bus, db: db.db, history, live, logger: silent, flushRows: 2000, flushMs: 50, partitionsConcurrently: 12, deviceSyncMs: 500, keptStates: 0, topic: raw, enrichedTopic: kafka.topic("enriched"), deadTopic: kafka.topic("dead"), groupId: kafka.groupId("tracker") });
     app = Fastify(apiServerOptions());
     await app.register(apiApp, { prefix: "/api", db: db.db, live, history, commands: createBusCommandQueue({ producer, topic: kafka.topic("commands") }), deadLetters: busDeadLetters(bus, producer), settings: { offlineAfterMs: 24 * 3_600_000, version: "test" } });
   });
