@@ -66,6 +66,11 @@ export interface LiveStore {
 /** How long the per-user change indexes remember a change (24 h). */
 export const CHANGE_RETENTION_MS = 24 * 60 * 60 * 1000;
 
+/** Whether an index read at `now` still holds every change since `sinceMs`: it forgets after CHANGE_RETENTION_MS. */
+export function indexCovers(sinceMs: number, now: number): boolean {
+  return sinceMs >= now - CHANGE_RETENTION_MS;
+}
+
 /**
  * The serverTimes whose device goes offline within [sinceMs, now]: a device is online
  * while now - serverTime <= offlineAfterMs, so it is first offline at serverTime + offlineAfterMs + 1.

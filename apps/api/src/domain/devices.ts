@@ -7,7 +7,7 @@ import {
   UserGroup, createDevice, destroyDevice, findUserDevice, listDeviceGroups, listUsers, setDevicesActive, updateDevice,
   type CreateDeviceInput, type Db, type UpdateDeviceInput, type User, type UserDeviceRecord,
 } from "@fleet/db";
-import { CHANGE_RETENTION_MS, type LiveStore } from "@fleet/live";
+import { indexCovers, type LiveStore } from "@fleet/live";
 import { todayIn } from "@fleet/sensors";
 import { liveExtras } from "../lib/live-extras.js";
 import { deviceData, liveItem, liveListContext } from "../lib/live-item.js";
@@ -190,7 +190,7 @@ export async function latest(view: LiveView, user: User, time: number | undefine
   const records = await view.liveRecords.of(user.id);
   // The change index keeps CHANGE_RETENTION_MS: a poll from further back than that
   // could miss a change the index has forgotten, so it gets every device instead.
-  const complete = time !== undefined && since >= now - CHANGE_RETENTION_MS;
+  const complete = time !== undefined && indexCovers(since, now);
   const listed = complete ? changedRecords(records, deviceIds, user, since, now) : records.all();
   const items: LatestDeviceItem[] = (await liveItems(view, user, listed, now, !complete)).map((item) => ({
     ...item,

@@ -2,7 +2,7 @@ import {
   currentDriverNames, groupByDevice, listSensorsOfDevices, listServicesOfDevices, listUserDevices, listUserDevicesByIds,
   type Db, type Sensor, type Service, type UserDeviceRecord,
 } from "@fleet/db";
-import { CHANGE_RETENTION_MS, type LiveStore } from "@fleet/live";
+import { indexCovers, type LiveStore } from "@fleet/live";
 import type { ShownRecord } from "./live-item.js";
 
 /** What the live list shows of a device that only an edit changes: its record, sensors, services and driver. */
@@ -97,7 +97,7 @@ export function liveRecordCache(db: Db, live: LiveStore, opts: { maxDevices: num
 
   async function refresh(userId: number, entry: Entry): Promise<void> {
     const { deviceIds, now } = await live.recordsChangedSince(userId, entry.asOf);
-    if (now - entry.asOf >= CHANGE_RETENTION_MS) {
+    if (!indexCovers(entry.asOf, now)) {
       // The index forgets after a day: a cache older than that reloads whole.
       const fresh = await load(userId);
       entry.replace([...entry.byId.keys()], [...fresh.byId.values()]);

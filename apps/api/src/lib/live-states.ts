@@ -1,5 +1,5 @@
 import type { LiveState } from "@fleet/contracts";
-import { CHANGE_RETENTION_MS, type LiveStore } from "@fleet/live";
+import { indexCovers, type LiveStore } from "@fleet/live";
 
 /** Devices' latest states for the whole-fleet lists, read from the live store only where they changed. */
 export interface LiveStateCache {
@@ -43,7 +43,7 @@ export function liveStateCache(live: LiveStore, opts: { maxDevices: number }): L
       const known = since !== undefined;
       // A `since` beyond the clock lists nothing and only reads the clock.
       const { deviceIds: changed, now } = await live.changedSince(userId, since ?? Number.MAX_SAFE_INTEGER);
-      const complete = known && since >= now - CHANGE_RETENTION_MS;
+      const complete = known && indexCovers(since, now);
       for (const id of complete ? changed : deviceIds) drop(id);
       asOf.set(userId, now);
 
