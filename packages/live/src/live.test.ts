@@ -1,7 +1,7 @@
 import { mkdtemp, rm, writeFile } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import path from "node:path";
-import type { LiveState } from "@fleet/contracts";
+import { TAIL_MAX, type LiveState, type TailPoint } from "@fleet/contracts";
 import { hasService, redisTest, sleep } from "@fleet/testkit";
 import { Redis } from "ioredis";
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
@@ -180,6 +180,35 @@ function liveContract(name: string, make: () => Promise<Harness>) {
       expect((await h.store.changedSince(20, serverTime, 30_000)).deviceIds.length).toBe(1250);
     });
 
+    it("reads back each tail as written: grown a point at a time past the cap, rewritten out of order, emptied", async () => {
+      let tail: TailPoint[] = [];
+      const point = (id: number): TailPoint => ({ id, fixTime: 1_732_000_000_000 + id * 1000, latitude: 54 + id / 10_000, longitude: 25.123456789 });
+      for (let id = 1; id <= 40; id++) {
+        // The tracker's way: the same point objects, the oldest dropped past TAIL_MAX.
+        tail = [...tail.slice(Math.max(0, tail.length - TAIL_MAX + 1)), point(id)];
+        // Two positions between some writes, as when a batch holds both.
+        if (id % 7 === 0) continue;
+        await h.store.putStates([{ state: state(1, { positionId: id, tail }), userIds: [10] }]);
+        if (id % 5 === 0 || id === 40) expect((await h.store.getStates([1])).get(1)!.tail).toEqual(tail);
+      }
+      expect(tail).toHaveLength(TAIL_MAX);
+      const late = [...tail.slice(1, 10), point(10.5), ...tail.slice(10)];
+      await h.store.putStates([{ state: state(1, { tail: late }), userIds: [10] }]);
+      expect((await h.store.getStates([1])).get(1)!.tail).toEqual(late);
+      await h.store.putStates([{ state: state(1, { tail: [] }), userIds: [10] }]);
+      expect((await h.store.getStates([1])).get(1)!.tail).toEqual([]);
+    });
+
+    it("reads only the newest tailMax points of each tail when asked", async () => {
+      const s = state(1);
+      await h.store.putStates([{ state: s, userIds: [10] }, { state: state(2, { tail: [] }), userIds: [10] }]);
+      const got = await h.store.getStates([1, 2], 1);
+      expect(got.get(1)).toEqual({ ...s, tail: s.tail.slice(-1) });
+      expect(got.get(2)!.tail).toEqual([]);
+      expect((await h.store.getStates([1], 0)).get(1)).toEqual({ ...s, tail: [] });
+      expect((await h.store.getStates([1], 30)).get(1)).toEqual(s);
+    });
+
     it("reports a clock close to this machine's (a sanity check, not a timing test)", async () => {
       const { now } = await h.store.changedSince(10, 0);
       expect(Math.abs(now - Date.now())).toBeLessThan(5_000);
@@ -226,6 +255,25 @@ describe.runIf(hasService("redis"))("redis", () => {
       await store.putStates([{ state: state(1), userIds: [10] }]);
       expect(await raw.exists(`${t.keyPrefix}live:dev:1`)).toBe(1);
       expect(await raw.zscore(`${t.keyPrefix}live:chg:10`, "1")).not.toBeNull();
+    });
+
+    it("keeps a tail in a list beside its state, and deletes both", async () => {
+      await store.putStates([{ state: state(1), userIds: [10] }]);
+      expect(await raw.llen(`${t.keyPrefix}live:dev:1:tail`)).toBe(2);
+      expect(JSON.parse((await raw.get(`${t.keyPrefix}live:dev:1`))!)).not.toHaveProperty("tail");
+      await store.deleteStates([1]);
+      expect(await raw.exists(`${t.keyPrefix}live:dev:1`, `${t.keyPrefix}live:dev:1:tail`)).toBe(0);
+    });
+
+    it("reads a state written with its tail inside, as before tails had a list, and replaces it on the next write", async () => {
+      const old = state(1);
+      await raw.set(`${t.keyPrefix}live:dev:1`, JSON.stringify(old));
+      expect((await store.getStates([1])).get(1)).toEqual(old);
+      expect((await store.getStates([1], 1)).get(1)!.tail).toEqual(old.tail.slice(-1));
+      const read = (await store.getStates([1])).get(1)!;
+      const next = { ...read, positionId: 9, tail: [...read.tail, { id: 9, fixTime: 1_732_000_009_000, latitude: 54.7, longitude: 25.3 }] };
+      await store.putStates([{ state: next, userIds: [10] }]);
+      expect((await store.getStates([1])).get(1)).toEqual(next);
     });
 
     it("trims index entries older than 24 h on write", async () => {

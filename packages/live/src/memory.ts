@@ -1,7 +1,7 @@
 import { readFileSync, renameSync, writeFileSync } from "node:fs";
 import { rename, writeFile } from "node:fs/promises";
 import type { LiveState } from "@fleet/contracts";
-import { CHANGE_RETENTION_MS, offlineWindow, type ChangedIds, type LiveStore } from "./port.js";
+import { CHANGE_RETENTION_MS, offlineWindow, withTailMax, type ChangedIds, type LiveStore } from "./port.js";
 import { stateJson } from "./state-json.js";
 
 export interface MemoryLiveOptions {
@@ -128,11 +128,11 @@ export function createMemoryLive(options: MemoryLiveOptions = {}): LiveStore {
 
   return {
     kind: "memory",
-    async getStates(deviceIds) {
+    async getStates(deviceIds, tailMax) {
       const out = new Map<number, LiveState>();
       for (const id of deviceIds) {
         const json = states.get(id);
-        if (json !== undefined) out.set(id, JSON.parse(json) as LiveState);
+        if (json !== undefined) out.set(id, withTailMax(JSON.parse(json) as LiveState, tailMax));
       }
       return out;
     },

@@ -33,7 +33,12 @@ export interface ChangedIds {
  */
 export interface LiveStore {
   readonly kind: "redis" | "memory";
-  getStates(deviceIds: readonly number[]): Promise<Map<number, LiveState>>;
+  /**
+   * The devices' states (those that have one). With `tailMax`, each tail holds at most its
+   * newest `tailMax` points: a list shows a device's last tail_length points, and reading
+   * the thirty a state keeps was most of a poll's parsing.
+   */
+  getStates(deviceIds: readonly number[], tailMax?: number): Promise<Map<number, LiveState>>;
   /** Writes each state and marks its device changed (and seen at its serverTime) for each of its users. */
   putStates(entries: readonly StateEntry[]): Promise<void>;
   /**
@@ -61,6 +66,13 @@ export interface LiveStore {
   recordsChangedSince(userId: number, sinceMs: number): Promise<ChangedIds>;
   deleteStates(deviceIds: readonly number[]): Promise<void>;
   close(): Promise<void>;
+}
+
+/** `state` with at most its newest `tailMax` tail points (the same object when it has no more). */
+export function withTailMax(state: LiveState, tailMax: number | undefined): LiveState {
+  if (tailMax === undefined || state.tail.length <= tailMax) return state;
+  state.tail = tailMax === 0 ? [] : state.tail.slice(-tailMax);
+  return state;
 }
 
 /** How long the per-user change indexes remember a change (24 h). */
