@@ -142,7 +142,10 @@ export async function changeActive(db: Db, user: User, input: ChangeActiveDevice
 async function liveItems({ live, liveStates, settings }: LiveView, user: User, records: readonly LiveRecord[], now: number, whole = false): Promise<LiveDeviceItem[]> {
   if (records.length === 0) return [];
   const ids = records.map((r) => r.device.id);
-  const states = await (whole && liveStates ? liveStates.ofUser(user.id, ids) : live.getStates(ids));
+  // Items show each device's last tail_length points; the state keeps up to thirty.
+  let tailMax = 0;
+  for (const r of records) tailMax = Math.max(tailMax, r.device.tailLength);
+  const states = await (whole && liveStates ? liveStates.ofUser(user.id, ids, tailMax) : live.getStates(ids, tailMax));
   const ctx = liveListContext(user, now, settings.offlineAfterMs);
   return records.map((r) => {
     const state = states.get(r.device.id);

@@ -18,7 +18,7 @@ const state = (deviceId: number, positionId: number): LiveState => ({
   attributes: {},
   movedAt: 0,
   odometerKm: 0,
-  tail: [],
+  tail: Array.from({ length: 10 }, (_, i) => ({ id: positionId * 100 + i, fixTime: positionId * 1000 - (10 - i), latitude: 54, longitude: 25 + i / 1000 })),
 });
 
 /** The live store, counting the devices whose states it is asked for, and able to hold an answer back. */
@@ -27,11 +27,11 @@ function counted(live: LiveStore) {
   let nextGate: Promise<void> | undefined;
   const store: LiveStore = {
     ...live,
-    async getStates(ids) {
+    async getStates(ids, tailMax) {
       asked.push([...ids]);
       const gate = nextGate;
       nextGate = undefined;
-      const answer = await live.getStates(ids);
+      const answer = await live.getStates(ids, tailMax);
       await gate;
       return answer;
     },
@@ -61,11 +61,11 @@ describe("the states cache of the whole-fleet lists", () => {
     const c = counted(live);
     const cache = liveStateCache(c.store, { maxDevices: 100 });
 
-    expect(positions(await cache.ofUser(7, [1, 2, 3, 4]))).toEqual({ 1: 10, 2: 10, 3: 10 });
+    expect(positions(await cache.ofUser(7, [1, 2, 3, 4], 5))).toEqual({ 1: 10, 2: 10, 3: 10 });
     await tick();
-    expect(positions(await cache.ofUser(7, [1, 2, 3, 4]))).toEqual({ 1: 10, 2: 10, 3: 10 });
+    expect(positions(await cache.ofUser(7, [1, 2, 3, 4], 5))).toEqual({ 1: 10, 2: 10, 3: 10 });
     await live.putStates([{ state: state(2, 11), userIds: [7] }]);
-    expect(positions(await cache.ofUser(7, [1, 2, 3, 4]))).toEqual({ 1: 10, 2: 11, 3: 10 });
+    expect(positions(await cache.ofUser(7, [1, 2, 3, 4], 5))).toEqual({ 1: 10, 2: 11, 3: 10 });
     // Device 4 has no state, so it is asked for each time.
     expect(c.asked).toEqual([[1, 2, 3, 4], [4], [2, 4]]);
   });
@@ -74,11 +74,11 @@ describe("the states cache of the whole-fleet lists", () => {
     const live = createMemoryLive();
     await live.putStates([{ state: state(1, 10), userIds: [7, 8] }]);
     const cache = liveStateCache(live, { maxDevices: 100 });
-    await cache.ofUser(7, [1]);
-    await cache.ofUser(8, [1]);
+    await cache.ofUser(7, [1], 5);
+    await cache.ofUser(8, [1], 5);
     await live.putStates([{ state: state(1, 11), userIds: [7, 8] }]);
-    expect(positions(await cache.ofUser(7, [1]))).toEqual({ 1: 11 });
-    expect(positions(await cache.ofUser(8, [1]))).toEqual({ 1: 11 });
+    expect(positions(await cache.ofUser(7, [1], 5))).toEqual({ 1: 11 });
+    expect(positions(await cache.ofUser(8, [1], 5))).toEqual({ 1: 11 });
   });
 
   it("does not keep an answer read before the device was found changed", async () => {
@@ -86,20 +86,20 @@ describe("the states cache of the whole-fleet lists", () => {
     await live.putStates([{ state: state(1, 10), userIds: [7, 8] }]);
     const c = counted(live);
     const cache = liveStateCache(c.store, { maxDevices: 100 });
-    await cache.ofUser(7, [1]);
+    await cache.ofUser(7, [1], 5);
 
     // User 8's first read gets position 10, and its answer is held back...
     const release = c.holdNext();
-    const slow = cache.ofUser(8, [1]);
+    const slow = cache.ofUser(8, [1], 5);
     while (c.asked.length < 2) await tick();
     // ...while the device moves and user 7's read finds the move and keeps it.
     await live.putStates([{ state: state(1, 11), userIds: [7, 8] }]);
     await tick();
-    expect(positions(await cache.ofUser(7, [1]))).toEqual({ 1: 11 });
+    expect(positions(await cache.ofUser(7, [1], 5))).toEqual({ 1: 11 });
     release();
     expect(positions(await slow)).toEqual({ 1: 10 });
     await tick();
-    expect(positions(await cache.ofUser(7, [1]))).toEqual({ 1: 11 });
+    expect(positions(await cache.ofUser(7, [1], 5))).toEqual({ 1: 11 });
   });
 
   it("holds at most maxDevices states, reading the others again", async () => {
@@ -108,9 +108,22 @@ describe("the states cache of the whole-fleet lists", () => {
     await tick();
     const c = counted(live);
     const cache = liveStateCache(c.store, { maxDevices: 2 });
-    await cache.ofUser(7, [1, 2, 3]);
+    await cache.ofUser(7, [1, 2, 3], 5);
     await tick();
-    expect(positions(await cache.ofUser(7, [1, 2, 3]))).toEqual({ 1: 10, 2: 10, 3: 10 });
+    expect(positions(await cache.ofUser(7, [1, 2, 3], 5))).toEqual({ 1: 10, 2: 10, 3: 10 });
     expect(c.asked).toEqual([[1, 2, 3], [1]]);
+  });
+
+  it("reads a kept state again for a list that shows more of its tail, and gives each list at least the tail it asks for", async () => {
+    const live = createMemoryLive();
+    await live.putStates([{ state: state(1, 10), userIds: [7, 8] }]);
+    await tick();
+    const c = counted(live);
+    const cache = liveStateCache(c.store, { maxDevices: 100 });
+    expect((await cache.ofUser(7, [1], 3)).get(1)?.tail.map((p) => p.id)).toEqual([1007, 1008, 1009]);
+    expect((await cache.ofUser(8, [1], 8)).get(1)?.tail).toHaveLength(8);
+    await tick();
+    expect((await cache.ofUser(7, [1], 3)).get(1)?.tail.length).toBeGreaterThanOrEqual(3);
+    expect(c.asked).toEqual([[1], [1]]);
   });
 });

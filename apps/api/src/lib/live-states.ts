@@ -3,8 +3,11 @@ import { indexCovers, type LiveStore } from "@fleet/live";
 
 /** Devices' latest states for the whole-fleet lists, read from the live store only where they changed. */
 export interface LiveStateCache {
-  /** The states of these devices of `userId` (those that have one), as new as the live store's at the call. */
-  ofUser(userId: number, deviceIds: readonly number[]): Promise<Map<number, LiveState>>;
+  /**
+   * The states of these devices of `userId` (those that have one), as new as the live
+   * store's at the call, each with at least its newest `tailMax` tail points where it has them.
+   */
+  ofUser(userId: number, deviceIds: readonly number[], tailMax: number): Promise<Map<number, LiveState>>;
 }
 
 /**
@@ -19,11 +22,13 @@ export interface LiveStateCache {
  * bound, so their devices are read again whatever is kept. Devices without a state are
  * read every time (the live store may restore them from history meanwhile). A read that
  * started before a device was found changed does not keep what it got for it: its answer
- * may predate the change.
+ * may predate the change. A state is kept with the tail its read asked for; a later list
+ * that shows more of it (a device shared with a user whose devices show longer tails)
+ * reads it again.
  */
 export function liveStateCache(live: LiveStore, opts: { maxDevices: number }): LiveStateCache {
   /** Least recently written first, so the oldest go when there are more than maxDevices. */
-  const states = new Map<number, LiveState>();
+  const states = new Map<number, { state: LiveState; tailMax: number }>();
   /** Per user, the store-clock time of their last read: every state change since is in their change index. */
   const asOf = new Map<number, number>();
   /** Counts drops; per device, the count at its last drop (kept after it is read again, for reads still under way). */
@@ -38,7 +43,7 @@ export function liveStateCache(live: LiveStore, opts: { maxDevices: number }): L
   }
 
   return {
-    async ofUser(userId, deviceIds) {
+    async ofUser(userId, deviceIds, tailMax) {
       const since = asOf.get(userId);
       const known = since !== undefined;
       // A `since` beyond the clock lists nothing and only reads the clock.
@@ -50,17 +55,17 @@ export function liveStateCache(live: LiveStore, opts: { maxDevices: number }): L
       const out = new Map<number, LiveState>();
       const missing: number[] = [];
       for (const id of deviceIds) {
-        const state = states.get(id);
-        if (state) out.set(id, state);
+        const kept = states.get(id);
+        if (kept && kept.tailMax >= tailMax) out.set(id, kept.state);
         else missing.push(id);
       }
       if (missing.length > 0) {
         const readAfter = drops;
-        for (const [id, state] of await live.getStates(missing)) {
+        for (const [id, state] of await live.getStates(missing, tailMax)) {
           out.set(id, state);
           if ((droppedAt.get(id) ?? clearedAt) > readAfter) continue;
           states.delete(id);
-          states.set(id, state);
+          states.set(id, { state, tailMax });
         }
         for (const id of states.keys()) {
           if (states.size <= opts.maxDevices) break;

@@ -1,5 +1,5 @@
 import type { HistoryStore } from "@fleet/history";
-import type { LiveStore } from "@fleet/live";
+import { withTailMax, type LiveStore } from "@fleet/live";
 
 export interface RestoringLiveOptions {
   live: LiveStore;
@@ -29,8 +29,8 @@ export function restoringLive(opts: RestoringLiveOptions): LiveStore {
 
   return {
     ...live,
-    async getStates(deviceIds) {
-      const states = await live.getStates(deviceIds);
+    async getStates(deviceIds, tailMax) {
+      const states = await live.getStates(deviceIds, tailMax);
       // A device seen with a state has reported: if the store loses it, history has it.
       if (noHistoryUntil.size > 0) for (const id of states.keys()) noHistoryUntil.delete(id);
       const now = Date.now();
@@ -49,7 +49,7 @@ export function restoringLive(opts: RestoringLiveOptions): LiveStore {
         for (const id of missing) {
           const state = restored.get(id);
           if (state) {
-            states.set(id, state);
+            states.set(id, withTailMax(state, tailMax));
             noHistoryUntil.delete(id);
           } else noHistoryUntil.set(id, now + ttl);
         }
