@@ -10,6 +10,7 @@ import { createPipeline, type Pipeline } from "./pipeline.js";
 
 const silent = { info: () => undefined, warn: () => undefined, error: () => undefined };
 const device: DeviceInfo = { id: 1, imei: "known", userIds: [7], minMovingSpeed: 6 };
+const other: DeviceInfo = { id: 2, imei: "other", userIds: [8], minMovingSpeed: 6 };
 
 let offset = 0;
 function message(value: unknown, key = "known"): DeliveredMessage {
@@ -37,12 +38,18 @@ describe("tracker pipeline on the embedded stores", () => {
     pipeline = await pipelineOver(live);
   });
 
-  async function pipelineOver(store: LiveStore): Promise<Pipeline> {
+  /** While set, looking up the "other" device waits for it. */
+  let otherLookup: Promise<void> | undefined;
+
+  async function pipelineOver(store: LiveStore, flushMs = 5, liveLingerMs?: number): Promise<Pipeline> {
     const directory = new DeviceDirectory({
-      findByImei: async (imei) => (imei === device.imei ? device : undefined),
+      findByImei: async (imei) => {
+        if (imei === other.imei) await otherLookup;
+        return [device, other].find((d) => d.imei === imei);
+      },
       changedSince: async () => ({ devices: [], readAt: new Date() }),
     });
-    return createPipeline({ directory, unregistered, history, live: store, producer: await createMemoryBus().producer(), logger: silent, flushRows: 1000, flushMs: 5, enrichedTopic: "enriched" });
+    return createPipeline({ directory, unregistered, history, live: store, producer: await createMemoryBus().producer(), logger: silent, flushRows: 1000, flushMs, liveLingerMs, enrichedTopic: "enriched" });
   }
 
   afterEach(async () => {
@@ -90,6 +97,44 @@ describe("tracker pipeline on the embedded stores", () => {
     await live.putStates([{ state: theirs, userIds: [7] }]);
     await pipeline.handleBatch([at(6, raw(306, 6_000))]);
     expect((await live.getStates([1])).get(1)!.odometerKm).toBeGreaterThan(500);
+  });
+
+  it("writes the states of batches from several partitions handled at once in one call to the live store", async () => {
+    const calls: number[][] = [];
+    const counted: LiveStore = {
+      ...live,
+      putStates: (entries) => {
+        calls.push(entries.map((e) => e.state.deviceId));
+        return live.putStates(entries);
+      },
+    };
+    // A linger far longer than the test: only "every batch in hand has added" can start the flush.
+    const shared = await pipelineOver(counted, 60_000, 60_000);
+    const on = (partition: number, p: RawPosition) => ({ ...message(p, p.uniqueId), partition });
+    await Promise.all([shared.handleBatch([on(0, raw(400, 1_000))]), shared.handleBatch([on(1, raw(401, 1_000, "other"))])]);
+    expect(calls).toEqual([[1, 2]]);
+    expect([...(await live.getStates([1, 2])).keys()].sort()).toEqual([1, 2]);
+    expect((await live.changedSince(8, 0)).deviceIds).toEqual([2]);
+  });
+
+  it("writes a batch's live states without waiting for history's linger or for a batch still being prepared", async () => {
+    let release!: () => void;
+    otherLookup = new Promise((resolve) => (release = resolve));
+    const slowHistory = await pipelineOver(live, 60_000);
+    const on = (partition: number, p: RawPosition) => ({ ...message(p, p.uniqueId), partition });
+    const first = slowHistory.handleBatch([on(0, raw(500, 1_000))]);
+    const second = slowHistory.handleBatch([on(1, raw(501, 1_000, "other"))]);
+    let seen = false;
+    for (let i = 0; i < 200 && !seen; i++) {
+      seen = (await live.getStates([1])).has(1);
+      if (!seen) await new Promise((r) => setTimeout(r, 10));
+    }
+    release();
+    otherLookup = undefined;
+    expect(seen).toBe(true);
+    await slowHistory.drain();
+    await Promise.all([first, second]);
+    expect((await live.getStates([2])).has(2)).toBe(true);
   });
 
   it("restores a lost live state from history before the device's next position, so counters continue", async () => {

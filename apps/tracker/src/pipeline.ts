@@ -3,7 +3,7 @@ import { createBatcher } from "@fleet/batcher";
 import { PermanentError, type BusProducer, type DeliveredMessage, type OutgoingMessage, type Rejected } from "@fleet/bus";
 import { RawPositionSchema, type EnrichedPosition, type HistoryRow, type LiveState, type RawPosition, type TailPoint } from "@fleet/contracts";
 import type { HistoryStore } from "@fleet/history";
-import type { LiveStore } from "@fleet/live";
+import type { LiveStore, StateEntry } from "@fleet/live";
 import type { DeviceDirectory, DeviceInfo } from "./handlers/device-directory.js";
 import type { DriverRfid } from "./handlers/driver-rfid.js";
 import { enrichPosition, previousPoint } from "./handlers/enrich.js";
@@ -27,6 +27,8 @@ export interface PipelineDeps {
   logger: Logger;
   flushRows: number;
   flushMs: number;
+  /** How long live states wait for other partitions' batches at most; min(flushMs, 10 ms) when absent. */
+  liveLingerMs?: number;
   /** Most live states kept in memory between batches (OwnedStates); TRACKER_KEPT_STATES's default when absent. */
   keptStates?: number;
   enrichedTopic: string;
@@ -36,8 +38,8 @@ export interface Pipeline {
   /**
    * Handles one partition's messages in order; resolves once history, live state, the
    * enriched topic and RFID driver switches all hold them, with the messages that are not
-   * positions (for the dead-letter topic). `isolated`: write this batch's history rows on
-   * their own rather than in the flush other partitions share, so a failure is this batch's.
+   * positions (for the dead-letter topic). `isolated`: write this batch's history rows and
+   * states on their own rather than in the flushes other partitions share, so a failure is this batch's.
    */
   handleBatch(messages: readonly DeliveredMessage[], opts?: { isolated?: boolean }): Promise<Rejected[]>;
   /** Writes what waits for a flush. */
@@ -46,7 +48,21 @@ export interface Pipeline {
   stats(): { positions: number; unregistered: number; invalid: number; restored: number };
 }
 
+/** Where a batch's history rows and live states go, and the signal that it has added both. */
+interface Writers {
+  history(rows: HistoryRow[]): Promise<void>;
+  states(entries: StateEntry[]): Promise<void>;
+  added(): void;
+}
+
 const RawPositionCheck = TypeCompiler.Compile(RawPositionSchema);
+
+/**
+ * The longest live states wait for other partitions' batches by default: a client sees a
+ * position when its state is written, so states do not wait as long as history rows do
+ * for a big insert.
+ */
+const LIVE_LINGER_MS = 10;
 
 /** The position a message carries, or why it carries none. */
 function decode(m: DeliveredMessage): RawPosition | PermanentError {
@@ -63,10 +79,12 @@ function decode(m: DeliveredMessage): RawPosition | PermanentError {
 
 /**
  * The tracker's chain: decode → resolve device → enrich (units, distance, live state)
- * → persist. History rows from every partition share flushes, so the history store
- * sees few large inserts: a flush goes out when every batch in hand has added its rows
- * (the bus fetches again only once they are all handled, so waiting longer would only
- * stall it), at flushRows, or after flushMs at the latest.
+ * → persist. History rows and live states from every partition share flushes, so the
+ * history store sees few large inserts and the live store few scripts (each user's
+ * indexes are stamped once per script): a flush goes out when every batch in hand has
+ * added its rows and states (the bus fetches again only once they are all handled, so
+ * waiting longer would only stall it), at flushRows, or after flushMs at the latest.
+ * Partitions never share a device, so one flush never holds two states of one.
  */
 export function createPipeline(deps: PipelineDeps): Pipeline {
   const counters = { positions: 0, unregistered: 0, invalid: 0, restored: 0 };
@@ -76,6 +94,13 @@ export function createPipeline(deps: PipelineDeps): Pipeline {
     maxConcurrent: 2,
     flush: (rows) => deps.history.insert(rows),
   });
+  const liveBatcher = createBatcher<StateEntry>({
+    maxItems: deps.flushRows,
+    lingerMs: deps.liveLingerMs ?? Math.min(deps.flushMs, LIVE_LINGER_MS),
+    maxConcurrent: 2,
+    flush: (entries) => deps.live.putStates(entries),
+  });
+  const alone: Writers = { history: (rows) => deps.history.insert(rows), states: (entries) => deps.live.putStates(entries), added: () => undefined };
 
   const owned = new OwnedStates(deps.keptStates ?? 100_000);
   let preparing = 0;
@@ -86,7 +111,7 @@ export function createPipeline(deps: PipelineDeps): Pipeline {
       if (!first) return [];
       owned.begin(first.partition, first.offset);
       try {
-        const { rejected, states } = await (opts?.isolated ? handle(messages, (rows) => deps.history.insert(rows), () => undefined) : shared(messages));
+        const { rejected, states } = await (opts?.isolated ? handle(messages, alone) : shared(messages));
         owned.finish(first.partition, messages.at(-1)!.offset, states);
         return rejected;
       } catch (err) {
@@ -94,23 +119,27 @@ export function createPipeline(deps: PipelineDeps): Pipeline {
         throw err;
       }
     },
-    drain: () => historyBatcher.drain(),
+    drain: async () => {
+      await Promise.all([historyBatcher.drain(), liveBatcher.drain()]);
+    },
     stats: () => ({ ...counters }),
   };
 
-  /** One batch whose history rows go out in the flush other partitions share. */
+  /** One batch whose history rows and live states go out in the flushes other partitions share. */
   async function shared(messages: readonly DeliveredMessage[]) {
     preparing++;
-    let added = false;
-    const rowsAdded = () => {
-      if (added) return;
-      added = true;
-      if (--preparing === 0) historyBatcher.flush();
+    let done = false;
+    const added = () => {
+      if (done) return;
+      done = true;
+      if (--preparing > 0) return;
+      historyBatcher.flush();
+      liveBatcher.flush();
     };
     try {
-      return await handle(messages, (rows) => historyBatcher.add(rows), rowsAdded);
+      return await handle(messages, { history: (rows) => historyBatcher.add(rows), states: (entries) => liveBatcher.add(entries), added });
     } finally {
-      rowsAdded();
+      added();
     }
   }
 
@@ -136,7 +165,7 @@ export function createPipeline(deps: PipelineDeps): Pipeline {
     counters.restored += restored.size;
   }
 
-  async function handle(messages: readonly DeliveredMessage[], writeHistory: (rows: HistoryRow[]) => Promise<void>, rowsAdded: () => void): Promise<{ rejected: Rejected[]; states: LiveState[] }> {
+  async function handle(messages: readonly DeliveredMessage[], write: Writers): Promise<{ rejected: Rejected[]; states: LiveState[] }> {
     const raws: RawPosition[] = [];
     const rejected: Rejected[] = [];
     for (const message of messages) {
@@ -178,11 +207,12 @@ export function createPipeline(deps: PipelineDeps): Pipeline {
     }
     if (rows.length === 0) return { rejected, states: [] };
 
-    const written = writeHistory(rows);
-    rowsAdded();
+    const historyWritten = write.history(rows);
+    const statesWritten = write.states([...changed.values()]);
+    write.added();
     await Promise.all([
-      written,
-      deps.live.putStates([...changed.values()]),
+      historyWritten,
+      statesWritten,
       deps.producer.send(deps.enrichedTopic, enrichedOut),
       deps.driverRfid?.handle(enriched),
     ]);
