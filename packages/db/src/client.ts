@@ -8,6 +8,7 @@ import { migrate as migratePg } from "drizzle-orm/node-postgres/migrator";
 import { drizzle as drizzlePglite } from "drizzle-orm/pglite";
 import { migrate as migratePglite } from "drizzle-orm/pglite/migrator";
 import pg from "pg";
+import { listenPglite, listenPostgres, type NoticeHandlers, type NoticeListener } from "./notices.js";
 import * as schema from "./schema/index.js";
 
 /**
@@ -51,6 +52,8 @@ export interface DbHandle {
   kind: "postgres" | "pglite";
   /** Applies the committed migrations in drizzle/; safe to call on every start. */
   migrate(): Promise<void>;
+  /** Listens for the notices (pg_notify) on `channel`; resolves once listening. */
+  listen(channel: string, handlers: NoticeHandlers): Promise<NoticeListener>;
   close(): Promise<void>;
 }
 
@@ -104,6 +107,7 @@ function openPostgres(url: string, onRows?: (rows: number) => void): DbHandle {
         client.release();
       }
     },
+    listen: (channel, handlers) => listenPostgres(url, channel, handlers),
     close: () => pool.end(),
   };
 }
@@ -121,6 +125,7 @@ async function openPglite(dataDir: string, onRows?: (rows: number) => void): Pro
     kind: "pglite",
     // One process owns a PGlite directory, so there is nobody to race and no lock to take.
     migrate: () => migratePglite(db, { migrationsFolder }),
+    listen: (channel, handlers) => listenPglite(client, channel, handlers),
     close: () => client.close(),
   };
 }

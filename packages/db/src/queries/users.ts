@@ -4,6 +4,7 @@ import type { Db, Queryable, Tx } from "../client.js";
 import { announceChanged, devicesSeenBy } from "../device-changes.js";
 import { RefusedError, uniqueViolation } from "../errors.js";
 import { hashPassword, verifyPassword } from "../password.js";
+import { announceUsersChanged } from "../user-changes.js";
 import { users, type DstSettings, type SmsGatewayParams, type User, type UserGroupId } from "../schema/users.js";
 import { replaceDeviceGroups, type DeviceGroupInput } from "./device-groups.js";
 
@@ -80,6 +81,7 @@ export async function verifyLogin(db: Queryable, email: string, password: string
   }
   if (!(await verifyPassword(password, user.passwordHash)) || !isUserUsable(user)) return null;
   const [updated] = await db.update(users).set({ logedAt: new Date() }).where(eq(users.id, user.id)).returning();
+  announceUsersChanged(db, [user.id]);
   return updated ?? null;
 }
 
@@ -99,6 +101,7 @@ export async function rotateApiHash(db: Queryable, userId: number): Promise<stri
     .set({ apiHash: newApiHash() })
     .where(eq(users.id, userId))
     .returning({ apiHash: users.apiHash });
+  announceUsersChanged(db, [userId]);
   return row?.apiHash;
 }
 
@@ -143,7 +146,10 @@ export async function saveAccountSetup(db: Db, userId: number, settings: Account
     // New units or timezone redisplay every device the user sees, the regrouped ones among them.
     return { user, changed: displayChanged(before, user) ? await devicesSeenBy(tx, userId) : regrouped };
   });
-  if (saved) await announceChanged(db, saved.changed);
+  if (saved) {
+    announceUsersChanged(db, [saved.user.id]);
+    await announceChanged(db, saved.changed);
+  }
   return saved?.user;
 }
 
@@ -184,5 +190,6 @@ function definedOnly<T extends object>(o: T): Partial<T> {
 export async function changePassword(db: Queryable, userId: number, password: string): Promise<boolean> {
   const passwordHash = await hashPassword(password);
   const [row] = await db.update(users).set({ passwordHash, apiHash: newApiHash() }).where(eq(users.id, userId)).returning({ id: users.id });
+  announceUsersChanged(db, [userId]);
   return row !== undefined;
 }
