@@ -1,6 +1,6 @@
 import type { Bus, BusProducer } from "@fleet/bus";
 import type { ApiEnv } from "@fleet/config";
-import type { Db } from "@fleet/db";
+import type { DbHandle } from "@fleet/db";
 import type { HistoryStore } from "@fleet/history";
 import type { LiveStore } from "@fleet/live";
 import type { ApiAppOptions } from "./app.js";
@@ -9,7 +9,8 @@ import { busDeadLetters } from "./lib/dead-letters.js";
 import { API_VERSION } from "./version.js";
 
 export interface ApiStores {
-  db: Db;
+  /** The records store: its queries, and its notices of changed users. */
+  db: Pick<DbHandle, "db" | "listen">;
   live: LiveStore;
   history: HistoryStore;
   /** Reads the dead-letter topics for administrators. */
@@ -22,7 +23,8 @@ export interface ApiStores {
 export function apiAppOptions(config: Pick<ApiEnv, "OFFLINE_AFTER_MINUTES" | "SMS_GATEWAY_ALLOW_PRIVATE" | "LIVE_CACHE_DEVICES">, stores: ApiStores): ApiAppOptions & { prefix: string } {
   return {
     prefix: "/api",
-    db: stores.db,
+    db: stores.db.db,
+    listen: (channel, handlers) => stores.db.listen(channel, handlers),
     live: stores.live,
     history: stores.history,
     commands: createBusCommandQueue({ producer: stores.producer }),

@@ -24,7 +24,7 @@ const bus = createBus({ ...busSettings(config), clientId: "fleet-api", logger })
 const commandProducer = await bus.producer();
 
 const app = Fastify({ loggerInstance: logger, ...apiServerOptions() });
-await app.register(apiApp, apiAppOptions(config, { db: db.db, live, history, bus, producer: commandProducer }));
+await app.register(apiApp, apiAppOptions(config, { db, live, history, bus, producer: commandProducer }));
 
 closeWithGrace({ delay: 10_000 }, async ({ err }) => {
   if (err) logger.error({ err }, "shutting down after an error");

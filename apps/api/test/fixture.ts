@@ -292,7 +292,7 @@ export class ApiHarness {
     const commands = createBusCommandQueue({ producer, sendTimeoutMs: 2000 });
     const bus = createMemoryBus();
     const deadLetters = busDeadLetters(bus, await bus.producer());
-    await app.register(apiApp, { prefix: "/api", db: handle.db, live, history, commands, deadLetters, settings: this.settings });
+    await app.register(apiApp, { prefix: "/api", db: handle.db, listen: handle.listen, live, history, commands, deadLetters, settings: this.settings });
     await app.ready();
     await ensureAdmin(handle.db, ADMIN.email, ADMIN.password);
     const adminRow = (await findUserByEmail(handle.db, ADMIN.email))!;

@@ -60,7 +60,7 @@ export async function startStandalone(config: StandaloneEnv, logger: Logger): Pr
   // per-request log lines) with the API's (validation, body limit) on top.
   const app = Fastify({ ...ingestServerOptions(logger, publisher), ...apiServerOptions() });
   await app.register(ingestApp, { publisher });
-  await app.register(apiApp, apiAppOptions(config, { db: db.db, live, history, bus, producer: commandProducer }));
+  await app.register(apiApp, apiAppOptions(config, { db, live, history, bus, producer: commandProducer }));
   const url = await app.listen({ host: config.HOST, port: config.PORT });
 
   return {

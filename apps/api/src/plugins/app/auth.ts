@@ -1,5 +1,5 @@
 import { FailureError, SupportedLangs } from "@fleet/contracts";
-import { findUserByApiHash, isUserUsable, type User } from "@fleet/db";
+import { isUserUsable, type User } from "@fleet/db";
 import type { FastifyInstance, FastifyRequest } from "fastify";
 import fp from "fastify-plugin";
 
@@ -46,7 +46,7 @@ export default fp(
       const header = req.headers["user-api-hash"];
       const hash = (typeof header === "string" && header !== "" ? header : undefined) ?? param(req, "user_api_hash");
       if (!hash || hash.length > 200) throw new FailureError(401, UNAUTHENTICATED);
-      const user = await findUserByApiHash(app.services.db, hash);
+      const user = await app.services.users.byApiHash(hash);
       if (!user || !isUserUsable(user)) throw new FailureError(401, UNAUTHENTICATED);
       req.user = user;
     });

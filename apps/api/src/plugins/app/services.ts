@@ -1,4 +1,4 @@
-import { movingSpeedsOf, onDevicesChanged, ownersOf, type Db } from "@fleet/db";
+import { findUserByApiHash, movingSpeedsOf, onDevicesChanged, onUsersChanged, ownersOf, USERS_CHANGED_CHANNEL, type Db, type DbHandle, type NoticeListener } from "@fleet/db";
 import type { HistoryStore } from "@fleet/history";
 import type { LiveStore } from "@fleet/live";
 import type { FastifyInstance } from "fastify";
@@ -8,6 +8,7 @@ import type { DeadLetters } from "../../lib/dead-letters.js";
 import { liveRecordCache, type LiveRecordCache } from "../../lib/live-records.js";
 import { liveStateCache, type LiveStateCache } from "../../lib/live-states.js";
 import { restoringLive } from "../../lib/restoring-live.js";
+import { userCache, type UserCache } from "../../lib/user-cache.js";
 
 export interface ApiSettings {
   /** A device with no fix for this long shows as offline. */
@@ -29,6 +30,8 @@ export interface Services {
   liveRecords: LiveRecordCache;
   /** Devices' states for the whole-fleet lists, kept fresh by the live store's change index. */
   liveStates: LiveStateCache;
+  /** Users by api hash, kept fresh by the database's notices. */
+  users: UserCache;
   /** Where GPRS commands go to reach the device gateways (the bus's `commands` topic). */
   commands: CommandQueue;
   /** The dead-letter topics, for administrators. */
@@ -36,8 +39,11 @@ export interface Services {
   settings: ApiSettings;
 }
 
-/** What the API is given; the services it builds on them (the live records and states caches) are its own. */
-export type ServicesOptions = Omit<Services, "liveRecords" | "liveStates">;
+/**
+ * What the API is given; the services it builds on them (the caches) are its own.
+ * `listen`: the database's notices, without which no user is kept between requests.
+ */
+export type ServicesOptions = Omit<Services, "liveRecords" | "liveStates" | "users"> & { listen?: DbHandle["listen"] };
 
 declare module "fastify" {
   interface FastifyInstance {
@@ -60,7 +66,14 @@ export default fp(
     const liveStates = liveStateCache(live, { maxDevices });
     // The one place a device change reaches the live list: every write announces its own.
     onDevicesChanged(opts.db, (changed) => live.markChanged(changed));
-    app.decorate("services", { db: opts.db, live, liveRecords, liveStates, history: opts.history, commands: opts.commands, deadLetters: opts.deadLetters, settings: opts.settings });
+    let listener: NoticeListener | undefined;
+    const users = userCache((hash) => findUserByApiHash(opts.db, hash), { maxUsers: 100_000, listening: () => listener?.listening ?? false });
+    onUsersChanged(opts.db, (ids) => users.forgetUsers(ids));
+    if (opts.listen) {
+      listener = await opts.listen(USERS_CHANGED_CHANNEL, users);
+      app.addHook("onClose", () => listener!.close());
+    }
+    app.decorate("services", { db: opts.db, live, liveRecords, liveStates, users, history: opts.history, commands: opts.commands, deadLetters: opts.deadLetters, settings: opts.settings });
   },
   { name: "services" },
 );
