@@ -67,7 +67,9 @@ function storeTable(r: StoreResult): void {
     q0 && pick(q0).serviceCpuMsPerOp
       ? `; Postgres ${fmt(median(r.rounds.map((q) => pick(q).serviceCpuMsPerOp?.postgres ?? NaN)), 2)}, Redis ${fmt(median(r.rounds.map((q) => pick(q).serviceCpuMsPerOp?.redis ?? NaN)), 2)} ms/req`
       : "";
-  const row = (what: string, p50: number, p99: number, bare: number, ratio: number, cpu: string, note: string) => [what, fmt(p50, 1), fmt(p99, 1), fmt(bare, 1), fmt(ratio, 2), cpu, note];
+  // The load's rows have no bare baseline: their cells stay empty.
+  const cell = (v: number, d: number) => (Number.isNaN(v) ? "" : fmt(v, d));
+  const row = (what: string, p50: number, p99: number, bare: number, ratio: number, cpu: string, note: string) => [what, fmt(p50, 1), fmt(p99, 1), cell(bare, 1), cell(ratio, 2), cpu, note];
   table([
     ["measure", "p50 ms", "p99 ms", "bare p99", "ratio", "server CPU", "rounds / note"],
     row("latest, 0 changed", f.latest_empty_p50_ms, f.latest_empty_p99_ms, f.bare_latest_empty_p99_ms, f.latest_empty_vs_bare_ratio, `${fmt(f.server_cpu_ms_per_empty_poll, 3)} ms/req`, `rounds ${rounds(r, (q) => q.empty.summary.p99)}; n=${q0?.empty.summary.n ?? 0}/round${services((q) => q.empty)}`),
@@ -118,10 +120,12 @@ export function report(results: StoreResult[]): void {
   for (const b of bars) console.log(`bar ${b.name} < ${b.bar}: ${fmt(b.value, 1)} ${b.value < b.bar ? "met" : "MISSED"}`);
   console.log("");
   const line = (prefix: string, k: string, v: number) => console.log(`${prefix}${k}=${num(v, digits[k as keyof Figures] ?? 1)}`);
+  // A figure the run did not measure (Postgres's CPU on the embedded stores) is not printed.
+  const measured = (prefix: string, k: string, v: number) => Number.isNaN(v) || line(prefix, k, v);
   const embedded = results.find((r) => r.kind === "embedded");
-  if (embedded) for (const [k, v] of Object.entries(figures(embedded))) line("embedded_", k, v);
+  if (embedded) for (const [k, v] of Object.entries(figures(embedded))) measured("embedded_", k, v);
   // Postgres + Redis last, unprefixed, the four figures with bars at the very end.
-  if (f) for (const [k, v] of Object.entries(f)) if (!bars.some((b) => b.name === k)) line("", k, v);
+  if (f) for (const [k, v] of Object.entries(f)) if (!bars.some((b) => b.name === k)) measured("", k, v);
   for (const b of bars) line("", b.name, b.value);
   console.log(`bars_met=${met.length}/${bars.length}`);
 }
