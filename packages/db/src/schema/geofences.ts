@@ -54,6 +54,23 @@ export const geofences = pgTable(
 export type Geofence = typeof geofences.$inferSelect;
 export type GeofenceGroup = typeof geofenceGroups.$inferSelect;
 
+/** A user's grouping of routes (the vendor's routes_groups). */
+export const routeGroups = pgTable(
+  "route_groups",
+  {
+    id: serial("id").primaryKey(),
+    userId: integer("user_id")
+      .notNull()
+      .references(() => users.id, { onDelete: "cascade" }),
+    title: text("title").notNull(),
+    createdAt: ts("created_at").notNull().defaultNow(),
+    updatedAt: ts("updated_at").notNull().defaultNow(),
+  },
+  (t) => [index("route_groups_user_id_idx").on(t.userId)],
+);
+
+export type RouteGroup = typeof routeGroups.$inferSelect;
+
 /** A user's route: a polyline drawn on the map. */
 export const routes = pgTable(
   "routes",
@@ -62,6 +79,7 @@ export const routes = pgTable(
     userId: integer("user_id")
       .notNull()
       .references(() => users.id, { onDelete: "cascade" }),
+    groupId: integer("group_id").references(() => routeGroups.id, { onDelete: "set null" }),
     name: text("name").notNull(),
     color: text("color").notNull(),
     polyline: jsonb("polyline").$type<LatLng[]>().notNull(),
@@ -74,6 +92,23 @@ export const routes = pgTable(
 
 export type Route = typeof routes.$inferSelect;
 
+/** A user's grouping of map icons (the vendor's pois_groups: its POIs are our user map icons). */
+export const mapIconGroups = pgTable(
+  "map_icon_groups",
+  {
+    id: serial("id").primaryKey(),
+    userId: integer("user_id")
+      .notNull()
+      .references(() => users.id, { onDelete: "cascade" }),
+    title: text("title").notNull(),
+    createdAt: ts("created_at").notNull().defaultNow(),
+    updatedAt: ts("updated_at").notNull().defaultNow(),
+  },
+  (t) => [index("map_icon_groups_user_id_idx").on(t.userId)],
+);
+
+export type MapIconGroup = typeof mapIconGroups.$inferSelect;
+
 /** A user's point of interest on the map, drawn with an icon of the shipped catalogue. */
 export const userMapIcons = pgTable(
   "user_map_icons",
@@ -82,6 +117,7 @@ export const userMapIcons = pgTable(
     userId: integer("user_id")
       .notNull()
       .references(() => users.id, { onDelete: "cascade" }),
+    groupId: integer("group_id").references(() => mapIconGroups.id, { onDelete: "set null" }),
     mapIconId: integer("map_icon_id").notNull(),
     name: text("name").notNull(),
     description: text("description").notNull().default(""),
