@@ -1,4 +1,5 @@
 import { expect, it } from "vitest";
+import { fetchSwaggerUi } from "@fleet/testkit";
 import { describeApi } from "./fixture.js";
 
 /** Every route the API serves, as the OpenAPI document must list it. */
@@ -131,9 +132,20 @@ describeApi("OpenAPI document", (h) => {
     expect(JSON.stringify(latest.parameters)).toContain('"time"');
   });
 
-  it("serves Swagger UI at /api/docs", async () => {
-    const res = await h.inject({ method: "GET", url: "/api/docs/" });
-    expect(res.status).toBe(200);
-    expect(res.text).toContain("swagger");
+  it("serves a complete Swagger UI at /api/docs and /api/docs/: every asset and the spec it loads answer 200", async () => {
+    const get = async (url: string) => {
+      const res = await h.inject({ method: "GET", url });
+      return { status: res.status, location: res.headers.location as string | undefined, body: res.text };
+    };
+    for (const start of ["/api/docs", "/api/docs/"]) {
+      const ui = await fetchSwaggerUi(get, start);
+      expect(ui.page).toBe("/api/docs/");
+      expect(ui.fetched.map((f) => f.path)).toEqual(expect.arrayContaining(["/api/docs/static/swagger-ui.css", "/api/docs/static/swagger-ui-bundle.js", "/api/docs/static/swagger-initializer.js", "/api/docs/json"]));
+      for (const f of ui.fetched) expect(f.status, `${start} → ${f.path}`).toBe(200);
+      expect(JSON.parse(ui.fetched.find((f) => f.path === "/api/docs/json")!.body)).toHaveProperty("openapi");
+    }
+    // The redirect keeps the query and is relative, so it holds behind a proxy's path prefix too.
+    const res = await h.inject({ method: "GET", url: "/api/docs?x=1" });
+    expect([res.status, res.headers.location]).toEqual([302, "docs/?x=1"]);
   });
 });

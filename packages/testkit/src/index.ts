@@ -5,3 +5,4 @@ export * from "./postgres.js";
 export * from "./kafka.js";
 export * from "./clickhouse.js";
 export * from "./private-broker.js";
+export * from "./swagger-ui.js";
