@@ -7,6 +7,7 @@ export * from "./device-changes.js";
 export { onUsersChanged } from "./user-changes.js";
 export { groupByDevice } from "./by-device.js";
 export { ownedRows, type OwnedRows, type OwnedTable, type Page } from "./owned.js";
+export { groupsOf, type GroupInput, type GroupPage, type GroupTable, type GroupWrite, type Groups, type Members } from "./grouped.js";
 export { hashPassword, verifyPassword } from "./password.js";
 export * from "./queries/users.js";
 export * from "./queries/devices.js";

@@ -1,6 +1,7 @@
 import type { Db, Queryable } from "../client.js";
+import { groupsOf, type GroupPage } from "../grouped.js";
 import { ownedRows, type Page } from "../owned.js";
-import { routes, type LatLng, type Route } from "../schema/geofences.js";
+import { routeGroups, routes, type LatLng, type RouteGroup, type Route } from "../schema/geofences.js";
 
 /** A route's writable fields, already checked. */
 export interface RouteInput {
@@ -10,6 +11,7 @@ export interface RouteInput {
 }
 
 const owned = ownedRows(routes);
+const grouping = groupsOf(routeGroups, { table: routes, id: routes.id, userId: routes.userId, groupId: routes.groupId }, "routeIds");
 const values = (input: RouteInput) => ({ name: input.name, color: input.color, polyline: input.polyline });
 
 /** One page of the user's routes by id, and how many the user has in all. */
@@ -28,3 +30,37 @@ export const destroyRoute = (db: Queryable, userId: number, routeId: number): Pr
 
 /** Sets `active` on every listed route of the user, all or nothing (false: nothing changed). */
 export const setRoutesActive = (db: Db, userId: number, ids: readonly number[], active: boolean): Promise<boolean> => owned.setActive(db, userId, ids, active);
+
+// ---- groups ----------------------------------------------------------------------------
+
+/** One page of the user's route groups, and how many match in all. */
+export const pageRouteGroups = (db: Queryable, userId: number, page: GroupPage): Promise<{ total: number; rows: RouteGroup[] }> => grouping.page(db, userId, page);
+
+export interface RouteGroupInput {
+  /** Undefined keeps the title (on update). */
+  title?: string;
+  /** The group's complete membership; undefined keeps it (on update). */
+  routeIds?: readonly number[];
+}
+
+/**
+ * Creates the user's route group, moving the listed routes into it, in one transaction.
+ * @throws RefusedError `{routeIds: unknown}` when any listed id is not one of the user's routes.
+ */
+export async function createRouteGroup(db: Db, userId: number, input: RouteGroupInput & { title: string }): Promise<RouteGroup> {
+  return (await grouping.create(db, userId, { title: input.title, memberIds: input.routeIds })).group;
+}
+
+/**
+ * Renames the user's route group and/or replaces its routes (those left out become
+ * ungrouped), in one transaction. Undefined when the group does not exist or is another user's.
+ * @throws RefusedError `{routeIds: unknown}` when any listed id is not one of the user's routes.
+ */
+export async function updateRouteGroup(db: Db, userId: number, groupId: number, input: RouteGroupInput): Promise<RouteGroup | undefined> {
+  return (await grouping.update(db, userId, groupId, { title: input.title, memberIds: input.routeIds }))?.group;
+}
+
+/** Deletes the user's route group, its routes becoming ungrouped; false when it does not exist or is another user's. */
+export async function destroyRouteGroup(db: Db, userId: number, groupId: number): Promise<boolean> {
+  return (await grouping.destroy(db, userId, groupId)) !== undefined;
+}
