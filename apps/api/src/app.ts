@@ -5,6 +5,9 @@ import openapi from "./plugins/external/openapi.js";
 import auth from "./plugins/app/auth.js";
 import errors from "./plugins/app/errors.js";
 import inputRules from "./plugins/app/input-rules.js";
+import authLimits from "./plugins/app/auth-limits.js";
+import rateLimitStore from "./plugins/external/rate-limit.js";
+import requestLog from "./plugins/app/request-log.js";
 import services, { type ServicesOptions } from "./plugins/app/services.js";
 import { loginRoutes, userRoutes } from "./routes/auth.js";
 import { adminRoutes } from "./routes/admin.js";
@@ -31,12 +34,15 @@ export type ApiAppOptions = ServicesOptions;
  */
 export const apiApp: FastifyPluginAsync<ApiAppOptions> = async (root, opts) => {
   const app = root.withTypeProvider<TypeBoxTypeProvider>();
+  await app.register(requestLog);
   await app.register(errors);
   await app.register(bodyParsers);
   await app.register(openapi, { version: opts.settings.version });
+  await app.register(rateLimitStore, { redisUrl: opts.limitsRedisUrl });
   await app.register(services, opts);
   await app.register(auth);
   await app.register(inputRules);
+  await app.register(authLimits, { limits: opts.settings.authLimits });
 
   await app.register(loginRoutes);
   await app.register(async (authed) => {

@@ -20,7 +20,10 @@ export interface ApiStores {
 }
 
 /** How the API is mounted, by its own server and by the all-in-one process alike: under /api, over these stores. */
-export function apiAppOptions(config: Pick<ApiEnv, "OFFLINE_AFTER_MINUTES" | "SMS_GATEWAY_ALLOW_PRIVATE" | "LIVE_CACHE_DEVICES">, stores: ApiStores): ApiAppOptions & { prefix: string } {
+export function apiAppOptions(
+  config: Pick<ApiEnv, "OFFLINE_AFTER_MINUTES" | "SMS_GATEWAY_ALLOW_PRIVATE" | "LIVE_CACHE_DEVICES" | "REDIS_URL" | "AUTH_LIMIT_PER_ADDRESS" | "AUTH_LIMIT_PER_EMAIL">,
+  stores: ApiStores,
+): ApiAppOptions & { prefix: string } {
   return {
     prefix: "/api",
     db: stores.db.db,
@@ -29,6 +32,13 @@ export function apiAppOptions(config: Pick<ApiEnv, "OFFLINE_AFTER_MINUTES" | "SM
     history: stores.history,
     commands: createBusCommandQueue({ producer: stores.producer }),
     deadLetters: busDeadLetters(stores.bus, stores.producer),
-    settings: { offlineAfterMs: config.OFFLINE_AFTER_MINUTES * 60_000, version: API_VERSION, smsGatewayAllowPrivate: config.SMS_GATEWAY_ALLOW_PRIVATE, liveCacheDevices: config.LIVE_CACHE_DEVICES },
+    limitsRedisUrl: config.REDIS_URL,
+    settings: {
+      offlineAfterMs: config.OFFLINE_AFTER_MINUTES * 60_000,
+      version: API_VERSION,
+      smsGatewayAllowPrivate: config.SMS_GATEWAY_ALLOW_PRIVATE,
+      liveCacheDevices: config.LIVE_CACHE_DEVICES,
+      authLimits: { perAddressPerMinute: config.AUTH_LIMIT_PER_ADDRESS, perEmailPerQuarterHour: config.AUTH_LIMIT_PER_EMAIL },
+    },
   };
 }

@@ -1,6 +1,6 @@
 export { apiApp, type ApiAppOptions } from "./app.js";
 export { apiAppOptions, type ApiStores } from "./compose.js";
-export { ensureAdmin } from "./bootstrap.js";
+export { assertSafeAdmin, ensureAdmin, isLoopbackHost, UnsafeStartError, type AdminAccount } from "./bootstrap.js";
 export { apiServerOptions } from "./fastify-options.js";
 export { API_VERSION } from "./version.js";
 export { createBusCommandQueue, CommandQueueUnavailableError, type CommandQueue, type BusCommandQueueOptions } from "./lib/command-queue.js";

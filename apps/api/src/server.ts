@@ -1,22 +1,32 @@
 import closeWithGrace from "close-with-grace";
 import Fastify from "fastify";
-import { pino } from "pino";
+import { createLogger } from "@fleet/logging";
 import { createBus } from "@fleet/bus";
 import { ApiEnvSchema, busSettings, historySettings, loadAppConfigOrExit } from "@fleet/config";
 import { openDb } from "@fleet/db";
 import { createHistory } from "@fleet/history";
 import { createLive } from "@fleet/live";
 import { apiApp } from "./app.js";
-import { ensureAdmin } from "./bootstrap.js";
+import { UnsafeStartError, assertSafeAdmin, ensureAdmin } from "./bootstrap.js";
 import { apiAppOptions } from "./compose.js";
 import { apiServerOptions } from "./fastify-options.js";
 
 const config = loadAppConfigOrExit(ApiEnvSchema, "the API", ["KAFKA_BROKERS", "DATABASE_URL", "REDIS_URL", "CLICKHOUSE_URL"]);
-const logger = pino({ name: "api", level: config.LOG_LEVEL });
+const logger = createLogger({ name: "api", level: config.LOG_LEVEL });
 
 const db = await openDb({ databaseUrl: config.DATABASE_URL, dataDir: config.DATA_DIR });
 await db.migrate();
-if (await ensureAdmin(db.db, config.FLEET_ADMIN_EMAIL, config.FLEET_ADMIN_PASSWORD)) logger.info({ email: config.FLEET_ADMIN_EMAIL }, "created the administrator account");
+const admin = await ensureAdmin(db.db, config.FLEET_ADMIN_EMAIL, config.FLEET_ADMIN_PASSWORD);
+if (admin.generatedPassword) {
+  // Shown once, to whoever started the server, and never logged: only its hash is stored.
+  process.stdout.write(`\nCreated the administrator ${config.FLEET_ADMIN_EMAIL} with the password ${admin.generatedPassword}\n(shown this once; set FLEET_ADMIN_PASSWORD to choose it)\n\n`);
+} else if (admin.created) logger.info({ email: config.FLEET_ADMIN_EMAIL }, "created the administrator account");
+await assertSafeAdmin(db.db, { host: config.HOST, email: config.FLEET_ADMIN_EMAIL, password: config.FLEET_ADMIN_PASSWORD }).catch(async (err: unknown) => {
+  if (!(err instanceof UnsafeStartError)) throw err;
+  logger.fatal(err.message);
+  await db.close();
+  process.exit(1);
+});
 const history = createHistory(historySettings(config));
 const live = createLive({ redisUrl: config.REDIS_URL });
 // GPRS commands go to the device gateways over the bus's `commands` topic.
@@ -26,11 +36,12 @@ const commandProducer = await bus.producer();
 const app = Fastify({ loggerInstance: logger, ...apiServerOptions() });
 await app.register(apiApp, apiAppOptions(config, { db, live, history, bus, producer: commandProducer }));
 
-closeWithGrace({ delay: 10_000 }, async ({ err }) => {
+closeWithGrace({ delay: 10_000 }, async ({ err, signal }) => {
   if (err) logger.error({ err }, "shutting down after an error");
   await app.close();
   await commandProducer.close();
   await bus.close();
   await Promise.all([history.close(), live.close(), db.close()]);
+  logger.info({ signal }, "stopped");
 });
 await app.listen({ host: config.HOST, port: config.PORT });

@@ -17,7 +17,7 @@
 import { randomInt } from "node:crypto";
 import type { Static, TSchema } from "@sinclair/typebox";
 import { Value } from "@sinclair/typebox/value";
-import Fastify, { type FastifyInstance, type InjectOptions } from "fastify";
+import Fastify, { type FastifyBaseLogger, type FastifyInstance, type InjectOptions } from "fastify";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { createMemoryBus, type Bus, type BusProducer } from "@fleet/bus";
 import { AddDeviceResponseSchema, FailureError, MessageFailureSchema, ValidationFailureSchema, WrongCredentialsSchema, type LiveState } from "@fleet/contracts";
@@ -26,6 +26,7 @@ import { createChdbHistory, type HistoryStore } from "@fleet/history";
 import { createMemoryLive, type LiveStore } from "@fleet/live";
 import { hasService, sleep, tempChdbDir, tempPglite, tempPostgresDb, uniqueSuffix } from "@fleet/testkit";
 import { apiApp, apiServerOptions, busDeadLetters, createBusCommandQueue, ensureAdmin, API_VERSION } from "../src/index.js";
+import type { ApiSettings } from "../src/plugins/app/services.js";
 
 export type RecordsStore = "pglite" | "postgres";
 
@@ -230,7 +231,7 @@ export class ApiHarness {
   private opened: Opened | undefined;
   /** Every 5xx answered, with the error behind it when there was one. */
   readonly serverErrors: string[] = [];
-  readonly settings = { offlineAfterMs: OFFLINE_AFTER_MS, version: API_VERSION, smsGatewayTimeoutMs: SMS_GATEWAY_TIMEOUT_MS, smsGatewayAllowPrivate: true };
+  readonly settings: ApiSettings = { offlineAfterMs: OFFLINE_AFTER_MS, version: API_VERSION, smsGatewayTimeoutMs: SMS_GATEWAY_TIMEOUT_MS, smsGatewayAllowPrivate: true };
   /** Every message the command queue sent, in order (an in-memory bus producer records them). */
   readonly busMessages: BusMessageSent[] = [];
   /** While true, the command queue's bus refuses every send, as a bus that is down would. */
@@ -238,7 +239,11 @@ export class ApiHarness {
   /** Calls inside upstreamFailing(): their 502/503 answers are the point of the test, not server errors. */
   private provokingUpstream = 0;
 
-  constructor(readonly kind: RecordsStore) {}
+  /** `logger`: where the app's log lines go (none by default); `limitsRedisUrl`: the rate limits' shared store. */
+  constructor(
+    readonly kind: RecordsStore,
+    private readonly options: { logger?: FastifyBaseLogger; limitsRedisUrl?: string } = {},
+  ) {}
 
   private get o(): Opened {
     if (!this.opened) throw new Error("the harness is used outside its suite's beforeAll/afterAll");
@@ -269,7 +274,7 @@ export class ApiHarness {
     await handle.migrate();
     const live = createMemoryLive();
     const history = lazyChdbHistory();
-    const app = Fastify(apiServerOptions());
+    const app = Fastify({ ...apiServerOptions(), ...(this.options.logger ? { loggerInstance: this.options.logger } : {}) });
     // Root hooks, added before the app: they see every request, 404s and parser errors included.
     const errors = new WeakMap<object, string>();
     // A FailureError is an answer the code chose (an upstream's 502/503), not a fault behind one.
@@ -292,7 +297,7 @@ export class ApiHarness {
     const commands = createBusCommandQueue({ producer, sendTimeoutMs: 2000 });
     const bus = createMemoryBus();
     const deadLetters = busDeadLetters(bus, await bus.producer());
-    await app.register(apiApp, { prefix: "/api", db: handle.db, listen: handle.listen, live, history, commands, deadLetters, settings: this.settings });
+    await app.register(apiApp, { prefix: "/api", db: handle.db, listen: handle.listen, live, history, commands, deadLetters, settings: this.settings, limitsRedisUrl: this.options.limitsRedisUrl });
     await app.ready();
     await ensureAdmin(handle.db, ADMIN.email, ADMIN.password);
     const adminRow = (await findUserByEmail(handle.db, ADMIN.email))!;

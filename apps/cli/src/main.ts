@@ -14,8 +14,8 @@ Commands:
   dead-letters republish [--id ID ...] [--topic T]               send them back to their topic after a fix (default: all not yet sent)
 
 Sign-in (every command): --as EMAIL --password-for-login P, or env FLEET_EMAIL / FLEET_PASSWORD,
-defaulting to FLEET_ADMIN_EMAIL / FLEET_ADMIN_PASSWORD (admin@fleet.local / admin12345);
-or --hash USER_API_HASH. Server: --url or FLEET_URL (default http://127.0.0.1:8080).`;
+defaulting to FLEET_ADMIN_EMAIL / FLEET_ADMIN_PASSWORD (admin@fleet.local and the password the
+server printed on its first start); or --hash USER_API_HASH. Server: --url or FLEET_URL (default http://127.0.0.1:8080).`;
 
 const { values, positionals } = parseArgs({
   allowPositionals: true,
@@ -50,6 +50,7 @@ async function signedIn(): Promise<FleetClient> {
   else {
     const email = values.as ?? env.FLEET_EMAIL ?? env.FLEET_ADMIN_EMAIL;
     const password = values["password-for-login"] ?? env.FLEET_PASSWORD ?? env.FLEET_ADMIN_PASSWORD;
+    if (password === undefined) throw new Error(`No password to sign in as ${email}: set FLEET_PASSWORD (the administrator's was printed when the server first started) or pass --hash.\n\n${HELP}`);
     await client.login(email, password);
   }
   return client;

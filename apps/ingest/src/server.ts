@@ -1,6 +1,6 @@
 import closeWithGrace from "close-with-grace";
 import Fastify from "fastify";
-import { pino } from "pino";
+import { createLogger } from "@fleet/logging";
 import { createBus } from "@fleet/bus";
 import { IngestEnvSchema, busSettings, loadAppConfigOrExit } from "@fleet/config";
 import { ingestApp } from "./app.js";
@@ -8,7 +8,7 @@ import { createPublisher } from "./publisher.js";
 import { ingestServerOptions } from "./server-options.js";
 
 const config = loadAppConfigOrExit(IngestEnvSchema, "ingest", ["KAFKA_BROKERS"]);
-const logger = pino({ name: "ingest", level: config.LOG_LEVEL });
+const logger = createLogger({ name: "ingest", level: config.LOG_LEVEL });
 
 const bus = createBus({ ...busSettings(config), clientId: "fleet-ingest", logger });
 const publisher = createPublisher({

@@ -1,11 +1,11 @@
 import closeWithGrace from "close-with-grace";
-import { pino } from "pino";
+import { createLogger } from "@fleet/logging";
 import { createBus, exitOnFatal } from "@fleet/bus";
 import { RulesEnvSchema, busSettings, loadAppConfigOrExit } from "@fleet/config";
 import { startRules, type Rules } from "./service.js";
 
 const config = loadAppConfigOrExit(RulesEnvSchema, "the rules service", ["KAFKA_BROKERS"]);
-const logger = pino({ name: "rules", level: config.LOG_LEVEL });
+const logger = createLogger({ name: "rules", level: config.LOG_LEVEL });
 
 // What is running, for a shutdown that may come (a fatal consumer) before all of it started.
 const running: { rules?: Rules } = {};

@@ -2,7 +2,7 @@ import { mkdirSync } from "node:fs";
 import path from "node:path";
 import Fastify from "fastify";
 import type { Logger } from "pino";
-import { apiApp, apiAppOptions, apiServerOptions, ensureAdmin } from "@fleet/api";
+import { apiApp, apiAppOptions, apiServerOptions, assertSafeAdmin, ensureAdmin, type AdminAccount } from "@fleet/api";
 import { createMemoryBus } from "@fleet/bus";
 import { historySettings, trackerSettings, type StandaloneEnv } from "@fleet/config";
 import { openDb } from "@fleet/db";
@@ -14,7 +14,8 @@ import { startTracker } from "@fleet/tracker";
 
 export interface Standalone {
   url: string;
-  adminCreated: boolean;
+  /** Whether this start created the administrator, and the password it generated if it did. */
+  admin: AdminAccount;
   /** The history store, for tests that check what reached it. */
   history: HistoryStore;
   close(): Promise<void>;
@@ -31,7 +32,13 @@ export async function startStandalone(config: StandaloneEnv, logger: Logger): Pr
 
   const db = await openDb({ databaseUrl: config.DATABASE_URL, dataDir });
   await db.migrate();
-  const adminCreated = await ensureAdmin(db.db, config.FLEET_ADMIN_EMAIL, config.FLEET_ADMIN_PASSWORD);
+  const admin = await ensureAdmin(db.db, config.FLEET_ADMIN_EMAIL, config.FLEET_ADMIN_PASSWORD);
+  try {
+    await assertSafeAdmin(db.db, { host: config.HOST, email: config.FLEET_ADMIN_EMAIL, password: config.FLEET_ADMIN_PASSWORD });
+  } catch (err) {
+    await db.close();
+    throw err;
+  }
   const history = createHistory({ ...historySettings(config), dataDir });
   await history.migrate();
   const live = createLive({ redisUrl: config.REDIS_URL, snapshotPath: config.REDIS_URL ? undefined : path.join(dataDir, "live.json") });
@@ -65,7 +72,7 @@ export async function startStandalone(config: StandaloneEnv, logger: Logger): Pr
 
   return {
     url,
-    adminCreated,
+    admin,
     history,
     async close() {
       await app.close();

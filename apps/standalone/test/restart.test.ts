@@ -41,7 +41,7 @@ describe("embedded mode across a restart, driven by the CLI", () => {
 
   it("keeps users, devices, history and live state in DATA_DIR", async () => {
     let f = await start();
-    expect(f.adminCreated).toBe(true);
+    expect(f.admin.created).toBe(true);
     expect(await fleetCli(f.url, "user", "add", "--email", "ops@restart.test", "--password", "ops-secret")).toMatch(/created user \d+ ops@restart.test/);
     expect(await fleetCli(f.url, "device", "add", "--name", "Van 9", "--imei", "restart-9")).toMatch(/created device \d+ \(restart-9\)/);
     const fix = { uniqueId: "restart-9", protocol: "osmand", latitude: "54.7", longitude: "25.3", altitude: "1", speed: "10", course: "1", fixTime: String(Date.now() - 1000) };
@@ -54,7 +54,7 @@ describe("embedded mode across a restart, driven by the CLI", () => {
     fleet = undefined;
     f = await start();
     // Second start: the administrator exists already and is left alone.
-    expect(f.adminCreated).toBe(false);
+    expect(f.admin.created).toBe(false);
     expect(await f.history.count()).toBe(1);
     expect(await fleetCli(f.url, "user", "list")).toContain("ops@restart.test");
     const devices = await fleetCli(f.url, "device", "list");

@@ -1,5 +1,5 @@
 import closeWithGrace from "close-with-grace";
-import { pino } from "pino";
+import { createLogger } from "@fleet/logging";
 import { createBus, exitOnFatal } from "@fleet/bus";
 import { TrackerEnvSchema, busSettings, historySettings, loadAppConfigOrExit, trackerSettings } from "@fleet/config";
 import { openDb } from "@fleet/db";
@@ -8,7 +8,7 @@ import { createLive } from "@fleet/live";
 import { startTracker, type Tracker } from "./service.js";
 
 const config = loadAppConfigOrExit(TrackerEnvSchema, "the tracker", ["KAFKA_BROKERS", "DATABASE_URL", "REDIS_URL", "CLICKHOUSE_URL"]);
-const logger = pino({ name: "tracker", level: config.LOG_LEVEL });
+const logger = createLogger({ name: "tracker", level: config.LOG_LEVEL });
 
 const db = await openDb({ databaseUrl: config.DATABASE_URL, dataDir: config.DATA_DIR });
 await db.migrate();

@@ -24,7 +24,8 @@ export type InfraEnv = Static<typeof InfraEnvSchema>;
 export const IngestEnvSchema = Type.Composite([
   InfraEnvSchema,
   Type.Object({
-    HOST: Type.String({ default: "0.0.0.0" }),
+    /** Loopback unless told otherwise: reaching the server from elsewhere is a choice (docs/decisions.md). */
+    HOST: Type.String({ default: "127.0.0.1", minLength: 1 }),
     PORT: Port(8081),
     /** Producer batching: a send goes out at this many messages or after INGEST_LINGER_MS. */
     INGEST_BATCH_MAX: Type.Integer({ minimum: 1, maximum: 100_000, default: 1000 }),
@@ -53,24 +54,36 @@ export type TrackerEnv = Static<typeof TrackerEnvSchema>;
 export const RulesEnvSchema = InfraEnvSchema;
 export type RulesEnv = Static<typeof RulesEnvSchema>;
 
-/** The administrator the API creates on first start, and the account the CLI signs in with by default. */
+/**
+ * The administrator the API creates on first start, and the account the CLI signs in with by
+ * default. Without a password, the first start generates one and prints it once.
+ */
 const AdminAccount = {
   FLEET_ADMIN_EMAIL: Type.String({ default: "admin@fleet.local", pattern: "^[^@\\s]+@[^@\\s]+$" }),
-  FLEET_ADMIN_PASSWORD: Type.String({ default: "admin12345", minLength: 6 }),
+  FLEET_ADMIN_PASSWORD: Type.Optional(Type.String({ minLength: 6 })),
 };
 
 export const ApiEnvSchema = Type.Composite([
   InfraEnvSchema,
   Type.Object({
-    HOST: Type.String({ default: "0.0.0.0" }),
+    /** Loopback unless told otherwise: reaching the server from elsewhere is a choice (docs/decisions.md). */
+    HOST: Type.String({ default: "127.0.0.1", minLength: 1 }),
     PORT: Port(8080),
     ...AdminAccount,
     /** Minutes without a new fix after which a device counts as offline. */
     OFFLINE_AFTER_MINUTES: Type.Integer({ minimum: 1, default: 5 }),
     /** Device records the live list's cache holds over all users (least recently polled users go first). */
     LIVE_CACHE_DEVICES: Type.Integer({ minimum: 0, default: 100_000 }),
+    /** Sign-in attempts (login, register, password reminder) one client address may make per minute. */
+    AUTH_LIMIT_PER_ADDRESS: Type.Integer({ minimum: 1, maximum: 100_000, default: 30 }),
+    /** Sign-in attempts naming one email per 15 minutes, from any address. */
+    AUTH_LIMIT_PER_EMAIL: Type.Integer({ minimum: 1, maximum: 100_000, default: 10 }),
     /** Let accounts' SMS gateways be at private or loopback addresses (off: they must be public). */
     SMS_GATEWAY_ALLOW_PRIVATE: Type.Boolean({ default: false }),
+    /** Mail (password reminders, alerts, reports) goes out through this server; unset, it is written to <DATA_DIR>/outbox/ as .eml files. */
+    SMTP_URL: Type.Optional(Type.String({ pattern: "^smtps?://[^/?#]", description: "smtp://user:pass@host:587 (STARTTLS) or smtps://user:pass@host:465" })),
+    /** The sender of the platform's mail. */
+    MAIL_FROM: Type.String({ default: "Fleet <no-reply@fleet.local>", pattern: "^(?:[^<>\\r\\n]*<[^\\s@<>]+@[^\\s@<>]+>|[^\\s@<>]+@[^\\s@<>]+)$" }),
   }),
 ]);
 export type ApiEnv = Static<typeof ApiEnvSchema>;

@@ -8,6 +8,7 @@ export const loginRoutes: FastifyPluginAsyncTypebox = async (app) => {
   app.post(
     "/login",
     {
+      preHandler: app.authLimit,
       schema: {
         tags: ["Authentication"],
         summary: "Exchange email and password for user_api_hash",

@@ -9,6 +9,7 @@ import { liveRecordCache, type LiveRecordCache } from "../../lib/live-records.js
 import { liveStateCache, type LiveStateCache } from "../../lib/live-states.js";
 import { restoringLive } from "../../lib/restoring-live.js";
 import { userCache, type UserCache } from "../../lib/user-cache.js";
+import type { AuthLimits } from "./auth-limits.js";
 
 export interface ApiSettings {
   /** A device with no fix for this long shows as offline. */
@@ -20,6 +21,8 @@ export interface ApiSettings {
   smsGatewayAllowPrivate?: boolean;
   /** How many device records the live list's cache holds, over all users. Default 100,000. */
   liveCacheDevices?: number;
+  /** The brake on sign-in attempts; DEFAULT_AUTH_LIMITS when absent. */
+  authLimits?: AuthLimits;
 }
 
 export interface Services {
@@ -43,7 +46,11 @@ export interface Services {
  * What the API is given; the services it builds on them (the caches) are its own.
  * `listen`: the database's notices, without which no user is kept between requests.
  */
-export type ServicesOptions = Omit<Services, "liveRecords" | "liveStates" | "users"> & { listen?: DbHandle["listen"] };
+export type ServicesOptions = Omit<Services, "liveRecords" | "liveStates" | "users"> & {
+  listen?: DbHandle["listen"];
+  /** Redis for the rate limits' counts, shared by every api instance; in process when absent. */
+  limitsRedisUrl?: string;
+};
 
 declare module "fastify" {
   interface FastifyInstance {

@@ -1,0 +1,125 @@
+import { spawn } from "node:child_process";
+import { mkdtemp, rm } from "node:fs/promises";
+import { tmpdir } from "node:os";
+import path from "node:path";
+import { createInterface } from "node:readline";
+import { pino } from "pino";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { UnsafeStartError } from "@fleet/api";
+import { loadConfig, StandaloneEnvSchema } from "@fleet/config";
+import { startStandalone } from "../src/main.js";
+
+const repoRoot = path.resolve(import.meta.dirname, "../../..");
+const serverEntry = path.join(repoRoot, "apps/standalone/src/server.ts");
+
+interface Run {
+  output: string[];
+  exited: Promise<number | null>;
+  /** Resolves with the first line matching `re`, or rejects after `ms`. */
+  line(re: RegExp, ms?: number): Promise<RegExpMatchArray>;
+  signal(s: NodeJS.Signals): void;
+}
+
+/** The all-in-one server started as `pnpm start` starts it, with no password and no HOST set. */
+function startServer(dataDir: string, extra: Record<string, string> = {}): Run {
+  const env: NodeJS.ProcessEnv = { ...process.env };
+  for (const k of ["HOST", "FLEET_ADMIN_PASSWORD", "KAFKA_BROKERS", "DATABASE_URL", "REDIS_URL", "CLICKHOUSE_URL"]) delete env[k];
+  Object.assign(env, { DATA_DIR: dataDir, PORT: "0", LOG_LEVEL: "info" }, extra);
+  const child = spawn(process.execPath, ["--conditions=@fleet/source", "--import", "tsx", serverEntry], { cwd: repoRoot, env, stdio: ["ignore", "pipe", "pipe"] });
+  const output: string[] = [];
+  const waiting = new Set<() => void>();
+  for (const s of [child.stdout, child.stderr]) {
+    createInterface({ input: s }).on("line", (l) => {
+      output.push(l);
+      for (const w of waiting) w();
+    });
+  }
+  const exited = new Promise<number | null>((resolve) => child.on("exit", (code) => resolve(code)));
+  return {
+    output,
+    exited,
+    signal: (s) => child.kill(s),
+    line: (re, ms = 90_000) =>
+      new Promise((resolve, reject) => {
+        const check = () => {
+          for (const l of output) {
+            const m = l.match(re);
+            if (m) {
+              waiting.delete(check);
+              clearTimeout(timer);
+              return resolve(m);
+            }
+          }
+        };
+        const timer = setTimeout(() => {
+          waiting.delete(check);
+          reject(new Error(`no line matching ${re} within ${ms} ms; output:\n${output.join("\n")}`));
+        }, ms);
+        waiting.add(check);
+        check();
+        void exited.then(() => setTimeout(check, 0));
+      }),
+  };
+}
+
+describe("the first start of the all-in-one server", () => {
+  let dataDir: string;
+  beforeAll(async () => {
+    dataDir = await mkdtemp(path.join(tmpdir(), "fleet-first-run-"));
+  });
+  afterAll(() => rm(dataDir, { recursive: true, force: true }));
+
+  it("binds loopback, prints a generated password once, logs no secret and stops cleanly on Ctrl-C", async () => {
+    const run = startServer(dataDir);
+    const [, url] = await run.line(/Fleet is running at (http:\/\/\S+)/);
+    const [, password] = await run.line(/Created the administrator admin@fleet\.local with the password (\S+)/);
+    expect(new URL(url!).hostname).toBe("127.0.0.1");
+    expect(password!.length).toBeGreaterThanOrEqual(20);
+
+    const login = await fetch(`${url}/api/login`, { method: "POST", body: new URLSearchParams({ email: "admin@fleet.local", password: password! }) });
+    expect(login.status).toBe(200);
+    const { user_api_hash: hash } = (await login.json()) as { user_api_hash: string };
+    expect((await fetch(`${url}/api/get_devices?lang=en&user_api_hash=${hash}`)).status).toBe(200);
+    await run.line(/get_devices/);
+
+    run.signal("SIGINT");
+    expect(await run.exited).toBe(0);
+    const text = run.output.join("\n");
+    expect(text).toMatch(/stopped; data kept/);
+    expect(text).not.toContain(hash);
+    // The password is in the banner (its lines and examples), in no log line (JSON, as stdout is no terminal).
+    const logLines = run.output.filter((l) => l.startsWith("{"));
+    expect(logLines.length).toBeGreaterThan(2);
+    expect(logLines.filter((l) => l.includes(password!))).toEqual([]);
+    expect(text).not.toMatch(/ELIFECYCLE|ERR_|Error:/);
+  });
+
+  it("does not print the password again on the next start", async () => {
+    const run = startServer(dataDir);
+    await run.line(/Fleet is running at/);
+    run.signal("SIGINT");
+    expect(await run.exited).toBe(0);
+    expect(run.output.join("\n")).not.toMatch(/Created the administrator/);
+  });
+
+  it("refuses to listen beyond loopback with a known weak password", async () => {
+    const run = startServer(await mkdtemp(path.join(tmpdir(), "fleet-weak-")), { HOST: "0.0.0.0", FLEET_ADMIN_PASSWORD: "admin12345" });
+    expect(await run.exited).toBe(1);
+    expect(run.output.join("\n")).toMatch(/refusing to listen on 0\.0\.0\.0 with a weak FLEET_ADMIN_PASSWORD/);
+  });
+
+  it("refuses to listen beyond loopback while the stored administrator keeps a known weak password", async () => {
+    const dir = await mkdtemp(path.join(tmpdir(), "fleet-weak-stored-"));
+    try {
+      const config = (env: Record<string, string>) => loadConfig(StandaloneEnvSchema, { DATA_DIR: dir, PORT: "0", ...env });
+      // Created on loopback with the old default, as an earlier version did...
+      const first = await startStandalone(config({ HOST: "127.0.0.1", FLEET_ADMIN_PASSWORD: "admin12345" }), pino({ level: "silent" }));
+      expect(first.admin.created).toBe(true);
+      await first.close();
+      // ...then started for the network with no password set.
+      await expect(startStandalone(config({ HOST: "0.0.0.0" }), pino({ level: "silent" }))).rejects.toThrow(UnsafeStartError);
+    } finally {
+      await rm(dir, { recursive: true, force: true });
+    }
+  });
+});

@@ -1,0 +1,84 @@
+import { Writable } from "node:stream";
+import { describe, expect, it } from "vitest";
+import { createLogger, redactQueryText, redactUrl } from "./index.js";
+
+function capture() {
+  const lines: string[] = [];
+  const destination = new Writable({
+    write(chunk: Buffer, _enc, done) {
+      lines.push(...chunk.toString("utf8").split("\n").filter((l) => l.length > 0));
+      done();
+    },
+  });
+  return { lines, destination };
+}
+
+describe("redactUrl", () => {
+  it("replaces the values of secret parameters and keeps the rest", () => {
+    expect(redactUrl("/api/get_devices?lang=en&user_api_hash=abc123&page=2")).toBe("/api/get_devices?lang=en&user_api_hash=[redacted]&page=2");
+    expect(redactUrl("/api/login?email=a%40b.c&password=hunter22")).toBe("/api/login?email=a%40b.c&password=[redacted]");
+    expect(redactUrl("/reset?TOKEN=t0k3n#frag")).toBe("/reset?TOKEN=[redacted]");
+  });
+
+  it("recognises encoded and bracketed names", () => {
+    expect(redactUrl("/x?user%5Fapi%5Fhash=abc&password[]=p")).toBe("/x?user%5Fapi%5Fhash=[redacted]&password[]=[redacted]");
+  });
+
+  it("leaves a URL without a query alone", () => {
+    expect(redactUrl("/api/docs/json")).toBe("/api/docs/json");
+  });
+});
+
+describe("redactQueryText", () => {
+  it("drops a failed query's parameters and a secret key's value", () => {
+    const text = 'Failed query: insert into "users" ("email", "password_hash", "api_hash") values ($1, $2, $3)\nparams: bad@,scrypt$abc,hash123';
+    const out = redactQueryText(text);
+    expect(out).not.toContain("scrypt$abc");
+    expect(out).not.toContain("hash123");
+    expect(out).toContain('insert into "users"');
+    expect(redactQueryText("Key (api_hash)=(hash123) already exists.")).toBe("Key (api_hash)=([redacted]) already exists.");
+    expect(redactQueryText("Key (email)=(a@b.c) already exists.")).toBe("Key (email)=(a@b.c) already exists.");
+  });
+});
+
+describe("createLogger", () => {
+  it("writes request lines without the api hash", () => {
+    const { lines, destination } = capture();
+    const log = createLogger({ name: "t", level: "info", destination });
+    log.info({ req: { method: "GET", url: "/api/get_devices?user_api_hash=s3cr3t", ip: "127.0.0.1" } }, "incoming request");
+    expect(lines).toHaveLength(1);
+    expect(lines[0]).not.toContain("s3cr3t");
+    expect(JSON.parse(lines[0]!).req.url).toBe("/api/get_devices?user_api_hash=[redacted]");
+  });
+
+  it("censors secret fields of logged objects", () => {
+    const { lines, destination } = capture();
+    const log = createLogger({ name: "t", level: "info", destination });
+    log.info({ password: "pw-1", user: { apiHash: "h-2", passwordHash: "ph-3", email: "a@b.c" }, body: { user_api_hash: "h-4" } }, "x");
+    const line = lines.join("\n");
+    for (const secret of ["pw-1", "h-2", "ph-3", "h-4"]) expect(line).not.toContain(secret);
+    expect(line).toContain("a@b.c");
+  });
+
+  it("logs a failed query's error without its parameters, in the error and its cause", () => {
+    const { lines, destination } = capture();
+    const log = createLogger({ name: "t", level: "info", destination });
+    const cause = Object.assign(new Error("duplicate key value violates unique constraint"), { detail: "Key (api_hash)=(hash-5) already exists." });
+    const err = Object.assign(new Error('Failed query: insert into "users" values ($1, $2)\nparams: x@y,phash-6'), { params: ["x@y", "phash-6"], cause });
+    log.error({ err }, "query failed");
+    const line = lines.join("\n");
+    expect(line).not.toContain("phash-6");
+    expect(line).not.toContain("hash-5");
+    expect(line).toContain("duplicate key value");
+  });
+
+  it("writes human-readable lines when asked to be pretty", () => {
+    const { lines, destination } = capture();
+    const log = createLogger({ name: "t", level: "info", destination, pretty: true });
+    log.info({ req: { method: "GET", url: "/api/x?user_api_hash=s3cr3t" } }, "hello there");
+    const text = lines.join("\n");
+    expect(text).toContain("hello there");
+    expect(text).not.toContain("s3cr3t");
+    expect(() => JSON.parse(lines[0]!)).toThrow();
+  });
+});

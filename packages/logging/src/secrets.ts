@@ -1,0 +1,54 @@
+/**
+ * What must never reach a log line: credentials that act as a user (api hashes, passwords,
+ * reset and download tokens) and an SMS gateway's credentials. Names are compared in lower case.
+ */
+export const SECRET_PARAMS: ReadonlySet<string> = new Set([
+  "user_api_hash",
+  "api_hash",
+  "password",
+  "password_confirmation",
+  "current_password",
+  "new_password",
+  "token",
+  "auth_token",
+  "sms_gateway_url",
+]);
+
+export const REDACTED = "[redacted]";
+
+function isSecretName(raw: string): boolean {
+  let name = raw;
+  try {
+    name = decodeURIComponent(raw.replace(/\+/g, " "));
+  } catch {
+    // A malformed escape is compared as written.
+  }
+  // `password[]` and `user_api_hash[0]` are the same field to a form parser.
+  return SECRET_PARAMS.has(name.replace(/\[.*$/, "").toLowerCase());
+}
+
+/** The URL with the value of every secret query parameter replaced; path and other parameters kept. */
+export function redactUrl(url: string): string {
+  const q = url.indexOf("?");
+  if (q < 0) return url;
+  const hashAt = url.indexOf("#", q);
+  const query = url.slice(q + 1, hashAt < 0 ? undefined : hashAt);
+  const redacted = query
+    .split("&")
+    .map((pair) => {
+      const eq = pair.indexOf("=");
+      const name = eq < 0 ? pair : pair.slice(0, eq);
+      return eq >= 0 && isSecretName(name) ? `${name}=${REDACTED}` : pair;
+    })
+    .join("&");
+  return url.slice(0, q + 1) + redacted;
+}
+
+/**
+ * A database error's text without the values it was run with: drizzle appends the query's
+ * parameters (`params: ...`), which for a user row hold its password hash and api hash, and
+ * Postgres's `detail` names the offending value of a unique key.
+ */
+export function redactQueryText(text: string): string {
+  return text.replace(/\nparams: [\s\S]*?(?=\n {4}at |$)/, `\nparams: ${REDACTED}`).replace(/Key \(([^)]*)\)=\((.*?)\)/g, (whole, key: string) => (/(hash|password|token)/i.test(key) ? `Key (${key})=(${REDACTED})` : whole));
+}
