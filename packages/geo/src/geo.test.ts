@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { distanceKm, inCircle, inPolygon, selfIntersects } from "./geo.js";
+import { distanceKm, inCircle, inGeofence, inPolygon, selfIntersects } from "./geo.js";
 
 describe("distanceKm", () => {
   it("matches known city distances", () => {
@@ -49,5 +49,28 @@ describe("inPolygon", () => {
       { lat: 0, lng: 0 },
     ];
     expect(selfIntersects(bowtie)).toBe(true);
+  });
+});
+
+describe("inGeofence", () => {
+  const ring = [
+    { lat: 0, lng: 0 },
+    { lat: 0, lng: 10 },
+    { lat: 10, lng: 10 },
+    { lat: 10, lng: 0 },
+    { lat: 0, lng: 0 },
+  ];
+  it("tests a polygon by its ring and a circle by its centre and radius", () => {
+    const polygon = { type: "polygon" as const, coordinates: ring, center: null, radius: null };
+    expect(inGeofence({ lat: 5, lng: 5 }, polygon)).toBe(true);
+    expect(inGeofence({ lat: 5, lng: 11 }, polygon)).toBe(false);
+    const circle = { type: "circle" as const, coordinates: [], center: { lat: 54.6872, lng: 25.2797 }, radius: 150 };
+    expect(inGeofence({ lat: 54.6881, lng: 25.2797 }, circle)).toBe(true);
+    expect(inGeofence({ lat: 54.6872, lng: 25.2797 }, { ...circle, radius: 0.001 })).toBe(true);
+    expect(inGeofence({ lat: 54.6901, lng: 25.2797 }, circle)).toBe(false);
+  });
+  it("holds nothing in a circle missing its centre or radius", () => {
+    expect(inGeofence({ lat: 0, lng: 0 }, { type: "circle", coordinates: [], center: null, radius: 100 })).toBe(false);
+    expect(inGeofence({ lat: 0, lng: 0 }, { type: "circle", coordinates: [], center: { lat: 0, lng: 0 }, radius: null })).toBe(false);
   });
 });

@@ -35,6 +35,20 @@ export function inPolygon(p: LatLng, ring: readonly LatLng[]): boolean {
   return inside;
 }
 
+/** A geofence's shape as stored: a polygon's ring, or a circle's centre and radius in metres. */
+export interface GeofenceShape {
+  type: "polygon" | "circle";
+  coordinates: readonly LatLng[];
+  center: LatLng | null;
+  radius: number | null;
+}
+
+/** Whether the geofence holds `p`: inside a polygon's ring, or inside or on a circle's edge. */
+export function inGeofence(p: LatLng, g: GeofenceShape): boolean {
+  if (g.type === "circle") return g.center !== null && g.radius !== null && inCircle(p, g.center, g.radius);
+  return inPolygon(p, g.coordinates);
+}
+
 function orientation(a: LatLng, b: LatLng, c: LatLng): number {
   const v = (b.lng - a.lng) * (c.lat - b.lat) - (b.lat - a.lat) * (c.lng - b.lng);
   return Math.sign(v);

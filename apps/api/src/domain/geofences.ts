@@ -9,9 +9,10 @@ import {
   type ChangeActive,
   type EditGeofenceBody,
   type GeofenceRecord,
+  type PointInGeofencesQuery,
 } from "@fleet/contracts";
 import { createGeofence, destroyGeofence, listUserGeofenceGroups, listUserGeofences, setGeofencesActive, updateGeofence, type Db, type Geofence, type GeofenceInput, type User } from "@fleet/db";
-import { isSimpleRing, type LatLng } from "@fleet/geo";
+import { inGeofence, isSimpleRing, type LatLng } from "@fleet/geo";
 import { groupRecord } from "./geofence-groups.js";
 import { found } from "./found.js";
 
@@ -120,4 +121,10 @@ export const destroy = (db: Db, user: User, id: number) => found(destroyGeofence
 export async function changeActive(db: Db, user: User, change: ChangeActive) {
   const { ids, active } = readChangeActive(change);
   return found(setGeofencesActive(db, user.id, ids, active), WHAT);
+}
+
+/** point_in_geofences: the names of the user's active geofences holding the point, by geofence id. */
+export async function pointIn(db: Db, user: User, point: PointInGeofencesQuery) {
+  const rows = await listUserGeofences(db, user.id);
+  return { status: 1 as const, zones: rows.filter((g) => g.active && inGeofence(point, g)).map((g) => g.name) };
 }

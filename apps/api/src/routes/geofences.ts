@@ -1,8 +1,15 @@
 import * as contracts from "@fleet/contracts";
 import type { FastifyPluginAsyncTypebox } from "@fastify/type-provider-typebox";
+import type { FastifyRequest } from "fastify";
 import * as geofences from "../domain/geofences.js";
 import { OK, endpoints } from "../lib/endpoints.js";
 import { geofenceGroupRoutes } from "./geofence-groups.js";
+
+/** AJV coerces an empty `lat=` to 0, a point on the map; a blank coordinate is one not given. */
+async function blankPointAsMissing(req: FastifyRequest) {
+  const query = req.query as Record<string, unknown> | undefined;
+  for (const key of ["lat", "lng"]) if (typeof query?.[key] === "string" && query[key].trim() === "") delete query[key];
+}
 
 export const geofenceRoutes: FastifyPluginAsyncTypebox = async (app) => {
   const { db } = app.services;
@@ -20,6 +27,12 @@ export const geofenceRoutes: FastifyPluginAsyncTypebox = async (app) => {
     "/change_active_geofence",
     { summary: "Set active on one or more of the user's geofences, all or nothing; active left out means off", input: contracts.ChangeActiveSchema, response: contracts.GeoOkSchema },
     async ({ user, input }) => (await geofences.changeActive(db, user, input), OK),
+  );
+  app.addHook("preValidation", blankPointAsMissing);
+  api.get(
+    "/point_in_geofences",
+    { summary: "The names of the user's active geofences that hold the point lat/lng", query: contracts.PointInGeofencesQuerySchema, response: contracts.PointInGeofencesResponseSchema },
+    ({ user, query }) => geofences.pointIn(db, user, query),
   );
 
   await app.register(geofenceGroupRoutes);

@@ -177,3 +177,14 @@ export const UpdateGeofenceGroupBodySchema = Type.Partial(StoreGeofenceGroupBody
 export type UpdateGeofenceGroupBody = Static<typeof UpdateGeofenceGroupBodySchema>;
 
 export const GeofenceGroupIdParamsSchema = Type.Object({ id: RecordIdSchema });
+
+// ---- point_in_geofences ---------------------------------------------------------------
+
+/** A point to look up, in degrees: both required. */
+export const PointInGeofencesQuerySchema = Type.Object({ lat: LatLngSchema.properties.lat, lng: LatLngSchema.properties.lng });
+export type PointInGeofencesQuery = Static<typeof PointInGeofencesQuerySchema>;
+
+export const PointInGeofencesResponseSchema = Type.Object({
+  status: StatusOk,
+  zones: Type.Array(Type.String(), { description: "the names of the user's active geofences holding the point, by geofence id" }),
+});
