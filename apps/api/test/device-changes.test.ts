@@ -75,6 +75,22 @@ const CASES: ChangeCase[] = [
     write: async (h, f) => ({ reply: await post(h, f, "/edit_setup", setupBody([{ id: f.group, title: "Vans" }], { timezone_id: 57 })), changed: [f.device, f.near, f.far] }),
     unrelated: () => [],
   },
+  {
+    route: "post /devices_groups/store",
+    write: async (h, f) => ({ reply: await post(h, f, "/devices_groups/store", { title: "Cars", devices: [f.near] }), changed: [f.near] }),
+    unrelated: (f) => [f.device, f.far],
+  },
+  {
+    route: "put /devices_groups/update/{id} (renamed)",
+    write: (h, f) =>
+      h.inject({ method: "PUT", url: `/api/devices_groups/update/${f.group}`, query: { lang: "en", user_api_hash: f.user.hash }, headers: { "content-type": "application/json" }, payload: JSON.stringify({ title: "Trucks" }) }),
+  },
+  {
+    route: "post /devices_groups/update/{id} (devices)",
+    write: async (h, f) => ({ reply: await post(h, f, `/devices_groups/update/${f.group}`, { devices: [f.near] }), changed: [f.device, f.near] }),
+    unrelated: (f) => [f.far],
+  },
+  { route: "get /devices_groups/destroy/{id}", write: (h, f) => get(h, f, `/devices_groups/destroy/${f.group}`, {}) },
   { route: "post /add_user_driver", write: (h, f) => post(h, f, "/add_user_driver", { device_id: f.device, name: "Second driver" }) },
   { route: "post /edit_user_driver", write: (h, f) => post(h, f, "/edit_user_driver", { id: f.driver, device_id: f.device, name: "Jonas Renamed" }) },
   {

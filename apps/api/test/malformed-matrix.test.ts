@@ -16,7 +16,7 @@ import { describeApi, type ApiHarness, type Reply, type TestUser } from "./fixtu
 import { GROUPS, noRecords, type Records } from "./matrix/index.js";
 import type { RequestSpec } from "./matrix/types.js";
 
-type JsonSchema = { type?: string | string[]; enum?: unknown[]; anyOf?: JsonSchema[]; properties?: Record<string, JsonSchema>; required?: string[] };
+type JsonSchema = { type?: string | string[]; enum?: unknown[]; anyOf?: JsonSchema[]; properties?: Record<string, JsonSchema>; required?: string[]; minimum?: number; maximum?: number };
 interface Operation {
   parameters?: { in: string; name: string; required?: boolean; schema: JsonSchema }[];
   requestBody?: { content: Record<string, { schema: JsonSchema }> };
@@ -42,6 +42,18 @@ function accepts(s: JsonSchema, kind: string): boolean {
   return types.length === 0 || types.includes(kind);
 }
 
+/**
+ * The text a required query parameter must refuse: ids that are not ids, or for a number
+ * that is no id (a latitude) the texts that are no number in its range, and the first
+ * numbers past each end of the range.
+ */
+function notValues(s: JsonSchema): string[] {
+  if ([s.type ?? []].flat().join() !== "number") return NOT_IDS;
+  const inRange = (n: number) => (s.minimum === undefined || n >= s.minimum) && (s.maximum === undefined || n <= s.maximum);
+  const past = [s.minimum === undefined ? [] : [String(s.minimum - 1)], s.maximum === undefined ? [] : [String(s.maximum + 1)]].flat();
+  return [...NOT_IDS.filter((x) => x.trim() === "" || !Number.isFinite(Number(x)) || !inRange(Number(x))), ...past];
+}
+
 /** Every row of the tables the API writes, to compare before and after. */
 async function records(h: ApiHarness): Promise<unknown[]> {
   const tables = [
@@ -54,7 +66,9 @@ async function records(h: ApiHarness): Promise<unknown[]> {
     schema.services,
     schema.geofenceGroups,
     schema.geofences,
+    schema.routeGroups,
     schema.routes,
+    schema.mapIconGroups,
     schema.userMapIcons,
     schema.customEvents,
     schema.alerts,
@@ -123,7 +137,7 @@ describeApi("malformed variants of every endpoint", (h) => {
           continue;
         }
         if (p.in !== "query" || !p.required) continue;
-        for (const bad of NOT_IDS) {
+        for (const bad of notValues(p.schema)) {
           if (accepts(p.schema, "string") && bad !== "") continue; // a free-text parameter takes any text
           expectFailure(await send({ ...valid.query, [p.name]: bad }, valid.body), `${route} ?${p.name}=${bad}`);
         }

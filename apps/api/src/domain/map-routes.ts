@@ -21,12 +21,12 @@ import { found } from "./found.js";
 
 const WHAT = "Route";
 
-/** A route as get_routes returns it. Routes have no groups here, so group_id is 0 (ungrouped). */
+/** A route as get_routes returns it; group_id 0 is ungrouped (the swagger types it an integer, never null). */
 function record(r: Route, timezoneId: number): RouteRecord {
   return {
     id: r.id,
     user_id: r.userId,
-    group_id: 0,
+    group_id: r.groupId ?? 0,
     active: r.active ? 1 : 0,
     name: r.name,
     color: r.color,

@@ -23,7 +23,7 @@ export const mapIconBody = (extra: Record<string, unknown> = {}) => ({ name: "De
 const get = (h: ApiHarness, user: TestUser, path: string, query: Record<string, string | number>) => h.get(path, { user, query });
 const post = (h: ApiHarness, user: TestUser, path: string, body: unknown) => h.post(path, { user, body });
 /** The vendor's PUT, which the harness's helpers do not speak. */
-const put = (h: ApiHarness, user: TestUser, path: string, body: unknown) =>
+export const put = (h: ApiHarness, user: TestUser, path: string, body: unknown) =>
   h.inject({ method: "PUT", url: `/api${path}`, query: { lang: "en", user_api_hash: user.hash }, headers: { "content-type": "application/json" }, payload: JSON.stringify(body) });
 
 const idCases: IdCase[] = [

@@ -1,17 +1,18 @@
 import { alertsGroup } from "./alerts.js";
 import { commandsGroup } from "./commands.js";
 import { geoGroup } from "./geo.js";
+import { groupsGroup } from "./groups.js";
 import { part1Group } from "./part1.js";
 import { reportsGroup } from "./reports.js";
 import { tasksGroup } from "./tasks.js";
 import type { MatrixGroup, Records } from "./types.js";
 
 /** In seeding order: a group may use the records of the groups before it. */
-export const GROUPS: MatrixGroup[] = [part1Group, geoGroup, alertsGroup, commandsGroup, tasksGroup, reportsGroup];
+export const GROUPS: MatrixGroup[] = [part1Group, geoGroup, groupsGroup, alertsGroup, commandsGroup, tasksGroup, reportsGroup];
 export type { MatrixGroup, Records } from "./types.js";
 
 /** Every kind of record set to `id`: 0 before seeding, or an id that exists nowhere. */
 export function noRecords(id: number): Records {
-  const kinds = ["device", "driver", "sensor", "service", "group", "geofence", "geofenceGroup", "route", "mapIcon", "customEvent", "alert", "gprsTemplate", "smsTemplate", "task", "taskStatus", "report"] as const;
+  const kinds = ["device", "driver", "sensor", "service", "group", "geofence", "geofenceGroup", "route", "routeGroup", "mapIcon", "mapIconGroup", "customEvent", "alert", "gprsTemplate", "smsTemplate", "task", "taskStatus", "report"] as const;
   return Object.fromEntries(kinds.map((k) => [k, id])) as unknown as Records;
 }

@@ -10,7 +10,9 @@ export interface Records {
   geofence: number;
   geofenceGroup: number;
   route: number;
+  routeGroup: number;
   mapIcon: number;
+  mapIconGroup: number;
   customEvent: number;
   alert: number;
   gprsTemplate: number;

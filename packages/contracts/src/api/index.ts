@@ -11,6 +11,7 @@ export * from "./services.js";
 export * from "./setup.js";
 export * from "./device-edit.js";
 export * from "./geofences.js";
+export * from "./groups.js";
 export * from "./map-routes.js";
 export * from "./map-icons.js";
 export * from "./custom-events.js";

@@ -33,7 +33,7 @@ export type GetRoutesQuery = Static<typeof GetRoutesQuerySchema>;
 export const RouteSchema = Type.Object({
   id: Type.Integer(),
   user_id: Type.Integer(),
-  group_id: Type.Integer({ description: "always 0 (ungrouped): routes have no groups here" }),
+  group_id: Type.Integer({ description: "the route's group (routes_groups), 0 when ungrouped" }),
   active: Type.Union([Type.Literal(0), Type.Literal(1)]),
   name: Type.String(),
   color: Type.String(),
