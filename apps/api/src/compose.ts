@@ -3,6 +3,7 @@ import type { ApiEnv } from "@fleet/config";
 import type { DbHandle } from "@fleet/db";
 import type { HistoryStore } from "@fleet/history";
 import type { LiveStore } from "@fleet/live";
+import type { Mailer } from "@fleet/mail";
 import type { ApiAppOptions } from "./app.js";
 import { createBusCommandQueue } from "./lib/command-queue.js";
 import { busDeadLetters } from "./lib/dead-letters.js";
@@ -13,6 +14,8 @@ export interface ApiStores {
   db: Pick<DbHandle, "db" | "listen">;
   live: LiveStore;
   history: HistoryStore;
+  /** Where the API's mail goes (SMTP or the outbox). */
+  mailer: Mailer;
   /** Reads the dead-letter topics for administrators. */
   bus: Bus;
   /** Sends GPRS commands (the `commands` topic) and republished dead letters. */
@@ -21,7 +24,10 @@ export interface ApiStores {
 
 /** How the API is mounted, by its own server and by the all-in-one process alike: under /api, over these stores. */
 export function apiAppOptions(
-  config: Pick<ApiEnv, "OFFLINE_AFTER_MINUTES" | "SMS_GATEWAY_ALLOW_PRIVATE" | "LIVE_CACHE_DEVICES" | "REDIS_URL" | "AUTH_LIMIT_PER_ADDRESS" | "AUTH_LIMIT_PER_EMAIL">,
+  config: Pick<
+    ApiEnv,
+    "OFFLINE_AFTER_MINUTES" | "SMS_GATEWAY_ALLOW_PRIVATE" | "LIVE_CACHE_DEVICES" | "REDIS_URL" | "AUTH_LIMIT_PER_ADDRESS" | "AUTH_LIMIT_PER_EMAIL" | "FLEET_ALLOW_REGISTRATION" | "PUBLIC_URL" | "HOST" | "PORT"
+  >,
   stores: ApiStores,
 ): ApiAppOptions & { prefix: string } {
   return {
@@ -32,6 +38,7 @@ export function apiAppOptions(
     history: stores.history,
     commands: createBusCommandQueue({ producer: stores.producer }),
     deadLetters: busDeadLetters(stores.bus, stores.producer),
+    mailer: stores.mailer,
     limitsRedisUrl: config.REDIS_URL,
     settings: {
       offlineAfterMs: config.OFFLINE_AFTER_MINUTES * 60_000,
@@ -39,6 +46,14 @@ export function apiAppOptions(
       smsGatewayAllowPrivate: config.SMS_GATEWAY_ALLOW_PRIVATE,
       liveCacheDevices: config.LIVE_CACHE_DEVICES,
       authLimits: { perAddressPerMinute: config.AUTH_LIMIT_PER_ADDRESS, perEmailPerQuarterHour: config.AUTH_LIMIT_PER_EMAIL },
+      allowRegistration: config.FLEET_ALLOW_REGISTRATION,
+      publicUrl: config.PUBLIC_URL ?? localUrl(config.HOST, config.PORT),
     },
   };
+}
+
+/** The server's own address when PUBLIC_URL is unset: never the Host header a client sends, which would let it point reset links elsewhere. */
+export function localUrl(host: string, port: number): string {
+  const h = host === "0.0.0.0" || host === "::" ? "127.0.0.1" : host.includes(":") ? `[${host}]` : host;
+  return `http://${h}:${port}`;
 }

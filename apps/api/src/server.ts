@@ -6,6 +6,7 @@ import { ApiEnvSchema, busSettings, historySettings, loadAppConfigOrExit } from 
 import { openDb } from "@fleet/db";
 import { createHistory } from "@fleet/history";
 import { createLive } from "@fleet/live";
+import { createMailer } from "@fleet/mail";
 import { apiApp } from "./app.js";
 import { UnsafeStartError, assertSafeAdmin, ensureAdmin } from "./bootstrap.js";
 import { apiAppOptions } from "./compose.js";
@@ -33,15 +34,17 @@ const live = createLive({ redisUrl: config.REDIS_URL });
 const bus = createBus({ ...busSettings(config), clientId: "fleet-api", logger });
 const commandProducer = await bus.producer();
 
+const mailer = createMailer({ smtpUrl: config.SMTP_URL, from: config.MAIL_FROM, dataDir: config.DATA_DIR, logger: logger.child({ part: "mail" }) });
+
 const app = Fastify({ loggerInstance: logger, ...apiServerOptions() });
-await app.register(apiApp, apiAppOptions(config, { db, live, history, bus, producer: commandProducer }));
+await app.register(apiApp, apiAppOptions(config, { db, live, history, bus, producer: commandProducer, mailer }));
 
 closeWithGrace({ delay: 10_000 }, async ({ err, signal }) => {
   if (err) logger.error({ err }, "shutting down after an error");
   await app.close();
   await commandProducer.close();
   await bus.close();
-  await Promise.all([history.close(), live.close(), db.close()]);
+  await Promise.all([history.close(), live.close(), db.close(), mailer.close()]);
   logger.info({ signal }, "stopped");
 });
 await app.listen({ host: config.HOST, port: config.PORT });

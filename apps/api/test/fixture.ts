@@ -27,6 +27,7 @@ import { createMemoryLive, type LiveStore } from "@fleet/live";
 import { hasService, sleep, tempChdbDir, tempPglite, tempPostgresDb, uniqueSuffix } from "@fleet/testkit";
 import { apiApp, apiServerOptions, busDeadLetters, createBusCommandQueue, ensureAdmin, API_VERSION } from "../src/index.js";
 import type { ApiSettings } from "../src/plugins/app/services.js";
+import type { Mailer } from "@fleet/mail";
 
 export type RecordsStore = "pglite" | "postgres";
 
@@ -239,10 +240,10 @@ export class ApiHarness {
   /** Calls inside upstreamFailing(): their 502/503 answers are the point of the test, not server errors. */
   private provokingUpstream = 0;
 
-  /** `logger`: where the app's log lines go (none by default); `limitsRedisUrl`: the rate limits' shared store. */
+  /** `logger`: where the app's log lines go (none by default); `limitsRedisUrl`: the rate limits' shared store; `mailer`: where its mail goes (none). */
   constructor(
     readonly kind: RecordsStore,
-    private readonly options: { logger?: FastifyBaseLogger; limitsRedisUrl?: string } = {},
+    private readonly options: { logger?: FastifyBaseLogger; limitsRedisUrl?: string; mailer?: Mailer } = {},
   ) {}
 
   private get o(): Opened {
@@ -297,7 +298,7 @@ export class ApiHarness {
     const commands = createBusCommandQueue({ producer, sendTimeoutMs: 2000 });
     const bus = createMemoryBus();
     const deadLetters = busDeadLetters(bus, await bus.producer());
-    await app.register(apiApp, { prefix: "/api", db: handle.db, listen: handle.listen, live, history, commands, deadLetters, settings: this.settings, limitsRedisUrl: this.options.limitsRedisUrl });
+    await app.register(apiApp, { prefix: "/api", db: handle.db, listen: handle.listen, live, history, commands, deadLetters, settings: this.settings, limitsRedisUrl: this.options.limitsRedisUrl, mailer: this.options.mailer });
     await app.ready();
     await ensureAdmin(handle.db, ADMIN.email, ADMIN.password);
     const adminRow = (await findUserByEmail(handle.db, ADMIN.email))!;

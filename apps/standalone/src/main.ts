@@ -9,6 +9,7 @@ import { openDb } from "@fleet/db";
 import { createHistory, type HistoryStore } from "@fleet/history";
 import { createPublisher, ingestApp, ingestServerOptions } from "@fleet/ingest";
 import { createLive } from "@fleet/live";
+import { createMailer } from "@fleet/mail";
 import { startRules } from "@fleet/rules";
 import { startTracker } from "@fleet/tracker";
 
@@ -67,7 +68,8 @@ export async function startStandalone(config: StandaloneEnv, logger: Logger): Pr
   // per-request log lines) with the API's (validation, body limit) on top.
   const app = Fastify({ ...ingestServerOptions(logger, publisher), ...apiServerOptions() });
   await app.register(ingestApp, { publisher });
-  await app.register(apiApp, apiAppOptions(config, { db, live, history, bus, producer: commandProducer }));
+  const mailer = createMailer({ smtpUrl: config.SMTP_URL, from: config.MAIL_FROM, dataDir, logger: logger.child({ part: "mail" }) });
+  await app.register(apiApp, apiAppOptions(config, { db, live, history, bus, producer: commandProducer, mailer }));
   const url = await app.listen({ host: config.HOST, port: config.PORT });
 
   return {
@@ -82,7 +84,7 @@ export async function startStandalone(config: StandaloneEnv, logger: Logger): Pr
       await tracker.close();
       await rules.close();
       await bus.close();
-      await Promise.all([history.close(), live.close(), db.close()]);
+      await Promise.all([history.close(), live.close(), db.close(), mailer.close()]);
     },
   };
 }

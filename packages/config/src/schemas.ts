@@ -74,6 +74,10 @@ export const ApiEnvSchema = Type.Composite([
     OFFLINE_AFTER_MINUTES: Type.Integer({ minimum: 1, default: 5 }),
     /** Device records the live list's cache holds over all users (least recently polled users go first). */
     LIVE_CACHE_DEVICES: Type.Integer({ minimum: 0, default: 100_000 }),
+    /** Let anyone open an account with `register` (off: only administrators create users). */
+    FLEET_ALLOW_REGISTRATION: Type.Boolean({ default: false }),
+    /** The server as its users reach it (https://fleet.example.com), for links in mail; default http://HOST:PORT. */
+    PUBLIC_URL: Url("https://fleet.example.com"),
     /** Sign-in attempts (login, register, password reminder) one client address may make per minute. */
     AUTH_LIMIT_PER_ADDRESS: Type.Integer({ minimum: 1, maximum: 100_000, default: 30 }),
     /** Sign-in attempts naming one email per 15 minutes, from any address. */

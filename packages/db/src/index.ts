@@ -10,6 +10,7 @@ export { ownedRows, type OwnedRows, type OwnedTable, type Page } from "./owned.j
 export { groupsOf, type GroupInput, type GroupPage, type GroupTable, type GroupWrite, type Groups, type Members } from "./grouped.js";
 export { hashPassword, verifyPassword } from "./password.js";
 export * from "./queries/users.js";
+export * from "./queries/password-resets.js";
 export * from "./queries/devices.js";
 export * from "./queries/unregistered.js";
 export * from "./queries/device-groups.js";

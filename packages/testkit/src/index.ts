@@ -6,3 +6,4 @@ export * from "./kafka.js";
 export * from "./clickhouse.js";
 export * from "./private-broker.js";
 export * from "./swagger-ui.js";
+export * from "./smtp.js";

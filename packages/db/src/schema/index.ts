@@ -11,3 +11,4 @@ export * from "./alerts.js";
 export * from "./commands.js";
 export * from "./tasks.js";
 export * from "./reports.js";
+export * from "./password-resets.js";

@@ -1,6 +1,7 @@
 import { findUserByApiHash, movingSpeedsOf, onDevicesChanged, onUsersChanged, ownersOf, USERS_CHANGED_CHANNEL, type Db, type DbHandle, type NoticeListener } from "@fleet/db";
 import type { HistoryStore } from "@fleet/history";
 import type { LiveStore } from "@fleet/live";
+import { MailError, type Mailer } from "@fleet/mail";
 import type { FastifyInstance } from "fastify";
 import fp from "fastify-plugin";
 import type { CommandQueue } from "../../lib/command-queue.js";
@@ -23,6 +24,10 @@ export interface ApiSettings {
   liveCacheDevices?: number;
   /** The brake on sign-in attempts; DEFAULT_AUTH_LIMITS when absent. */
   authLimits?: AuthLimits;
+  /** Whether anyone may open an account with `register` (FLEET_ALLOW_REGISTRATION). Default false. */
+  allowRegistration?: boolean;
+  /** The server as its users reach it, for links in mail. Default http://127.0.0.1:8080. */
+  publicUrl?: string;
 }
 
 export interface Services {
@@ -39,6 +44,8 @@ export interface Services {
   commands: CommandQueue;
   /** The dead-letter topics, for administrators. */
   deadLetters: DeadLetters;
+  /** Where password reminders (and later alerts and reports) are mailed. */
+  mailer: Mailer;
   settings: ApiSettings;
 }
 
@@ -46,10 +53,18 @@ export interface Services {
  * What the API is given; the services it builds on them (the caches) are its own.
  * `listen`: the database's notices, without which no user is kept between requests.
  */
-export type ServicesOptions = Omit<Services, "liveRecords" | "liveStates" | "users"> & {
+export type ServicesOptions = Omit<Services, "liveRecords" | "liveStates" | "users" | "mailer"> & {
+  /** Absent (tests of other routes), every mail fails as unconfigured. */
+  mailer?: Mailer;
   listen?: DbHandle["listen"];
   /** Redis for the rate limits' counts, shared by every api instance; in process when absent. */
   limitsRedisUrl?: string;
+};
+
+const noMailer: Mailer = {
+  kind: "outbox",
+  send: () => Promise.reject(new MailError("config", "this API was started without a mailer")),
+  close: async () => undefined,
 };
 
 declare module "fastify" {
@@ -80,7 +95,7 @@ export default fp(
       listener = await opts.listen(USERS_CHANGED_CHANNEL, users);
       app.addHook("onClose", () => listener!.close());
     }
-    app.decorate("services", { db: opts.db, live, liveRecords, liveStates, users, history: opts.history, commands: opts.commands, deadLetters: opts.deadLetters, settings: opts.settings });
+    app.decorate("services", { db: opts.db, live, liveRecords, liveStates, users, history: opts.history, commands: opts.commands, deadLetters: opts.deadLetters, mailer: opts.mailer ?? noMailer, settings: opts.settings });
   },
   { name: "services" },
 );
