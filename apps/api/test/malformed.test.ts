@@ -100,6 +100,38 @@ describeApi("malformed requests", (h) => {
     expect(await countUserDevices(h.db, user.id)).toBe(0);
   });
 
+  it("refuses an imei whose bytes are not UTF-8 with 400 naming it, in every body add_device and edit_device read", async () => {
+    const user = await h.newUser();
+    const error = { status: 0, error: "The imei contains bytes that are not valid UTF-8." };
+    const bad = Buffer.from([0x33, 0x35, 0xff, 0xfe, 0x31]); // "35", two bytes no UTF-8 text has, "1"
+    const fields = deviceFields({ imei: "__BAD__" });
+    const [jsonHead, jsonTail] = JSON.stringify(fields).split("__BAD__");
+    const form = new URLSearchParams(Object.entries(fields).map(([k, v]): [string, string] => [k, String(v)])).toString();
+    const [formHead, formTail] = form.split("__BAD__");
+    const parts = Object.entries(fields).map(([k, v]) => `--XyZ\r\ncontent-disposition: form-data; name="${k}"\r\n\r\n${String(v)}\r\n`).join("");
+    const [partsHead, partsTail] = `${parts}--XyZ--\r\n`.split("__BAD__");
+    const bodies: [string, Buffer | string][] = [
+      ["application/json", Buffer.concat([Buffer.from(jsonHead!), bad, Buffer.from(jsonTail!)])],
+      ["application/x-www-form-urlencoded", Buffer.concat([Buffer.from(formHead!), bad, Buffer.from(formTail!)])],
+      // Percent-encoded, as a browser or curl --data-urlencode sends those bytes.
+      ["application/x-www-form-urlencoded", form.replace("__BAD__", "35%FF%FE1")],
+      ["multipart/form-data; boundary=XyZ", Buffer.concat([Buffer.from(partsHead!), bad, Buffer.from(partsTail!)])],
+    ];
+    for (const [type, payload] of bodies) {
+      const res = await h.inject({ method: "POST", url: `/api/add_device?lang=en&user_api_hash=${user.hash}`, headers: { "content-type": type }, payload });
+      expect([res.status, res.body], type).toEqual([400, error]);
+    }
+    expect(await countUserDevices(h.db, user.id)).toBe(0);
+
+    const id = await h.addDevice(user);
+    for (const payload of [`device_id=${id}&imei=35%FF%FE1`, Buffer.concat([Buffer.from(`device_id=${id}&imei=`), bad])]) {
+      const res = await h.inject({ method: "POST", url: `/api/edit_device?lang=en&user_api_hash=${user.hash}`, headers: { "content-type": "application/x-www-form-urlencoded" }, payload });
+      expect([res.status, res.body]).toEqual([400, error]);
+    }
+    const res = await h.inject({ method: "POST", url: `/api/edit_device?lang=en&user_api_hash=${user.hash}`, headers: json, payload: Buffer.concat([Buffer.from(`{"device_id": ${id}, "imei": "`), bad, Buffer.from('"}')]) });
+    expect([res.status, res.body]).toEqual([400, error]);
+  });
+
   it("reads a multipart body's text fields as text, never its file parts", async () => {
     const user = await h.newUser();
     const form = new FormData();

@@ -2,6 +2,7 @@ import formbody from "@fastify/formbody";
 import type { FastifyPluginAsync } from "fastify";
 import { installErrorHandling } from "./plugins/errors.js";
 import type { Publisher } from "./publisher.js";
+import { parseQuery } from "./query.js";
 import { insertRoutes, parseNdjson } from "./routes/insert.js";
 
 export interface IngestAppOptions {
@@ -11,7 +12,10 @@ export interface IngestAppOptions {
 /** The ingest app as a plugin: the server file and the all-in-one process both register it. */
 export const ingestApp: FastifyPluginAsync<IngestAppOptions> = async (app, opts) => {
   installErrorHandling(app);
-  await app.register(formbody);
+  // A form POST decoded as the GET's query is (query.ts): the same fields read the same, and
+  // an escape that is not UTF-8 (`uniqueId=%FF%FE`) becomes U+FFFD, which parse refuses,
+  // rather than formbody's default keeping the whole value as its literal text.
+  await app.register(formbody, { parser: parseQuery });
   app.addContentTypeParser(["application/x-ndjson", "application/ndjson", "application/jsonl"], { parseAs: "string", bodyLimit: 32 * 1024 * 1024 }, (_req, body, done) => {
     done(null, parseNdjson(body as string));
   });

@@ -19,12 +19,13 @@ function failed(err: InvalidInputError | FailureError): { statusCode: number; bo
 }
 
 /**
- * Checks one position's fields and waits until the bus holds it. Bad fields are a 422, a bus
- * that does not take it in time a 503; anything else is a bug and rejects.
+ * Checks one position's fields and waits until the bus holds it. Bad fields are a 422, an id
+ * that is not UTF-8 a 400, a bus that does not take it in time a 503; anything else is a bug
+ * and rejects.
  */
 export async function insertOne(publisher: Publisher, fields: unknown): Promise<InsertAnswer> {
   const parsed = parsePosition(fields);
-  if (!parsed.ok) return failed(new InvalidInputError(parsed.errors));
+  if (!parsed.ok) return failed(parsed.malformed === undefined ? new InvalidInputError(parsed.errors) : new FailureError(400, parsed.malformed));
   try {
     await publisher.publish([parsed.position]);
   } catch (err) {

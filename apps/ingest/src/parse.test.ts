@@ -135,6 +135,13 @@ describe("parsePosition", () => {
     expect(r.ok && r.position.attributes).toEqual({ note: "a\ufffd\ufffd\ufffdb" });
   });
 
+  it("refuses an id holding U+FFFD, the decoders' mark of bytes that are not UTF-8, as malformed", () => {
+    const message = "The uniqueId contains bytes that are not valid UTF-8.";
+    expect(parsePosition(fromQuery(new URLSearchParams(validFields).toString().replace("uniqueId=", "uniqueId=%FF%FE")), NOW)).toEqual({ ok: false, errors: { uniqueId: message }, malformed: message });
+    const bad = parsePosition({ ...validFields, protocol: "os\ufffd", latitude: "91" }, NOW);
+    expect(bad).toMatchObject({ ok: false, errors: { latitude: expect.any(String) }, malformed: "The protocol contains bytes that are not valid UTF-8." });
+  });
+
   it("accepts the boundary values", () => {
     const r = parsePosition({ ...validFields, latitude: "-90", longitude: "180", course: "360", speed: "0", fixTime: String(NOW + 24 * 3600_000) }, NOW);
     expect(r.ok).toBe(true);

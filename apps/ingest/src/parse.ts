@@ -1,4 +1,4 @@
-import { findForbiddenText, forbiddenTextMessage, hasForbiddenText, MIN_TIME_MS, type Attributes } from "@fleet/contracts";
+import { findForbiddenText, forbiddenTextMessage, hasForbiddenText, hasUndecodableText, MIN_TIME_MS, undecodableTextMessage, type Attributes } from "@fleet/contracts";
 
 /** What a position looks like once ingest has checked it, before it gets an id and serverTime. */
 export interface ParsedPosition {
@@ -13,7 +13,11 @@ export interface ParsedPosition {
   attributes: Attributes;
 }
 
-export type ParseResult = { ok: true; position: ParsedPosition } | { ok: false; errors: Record<string, string> };
+/**
+ * `malformed`: set when an id (uniqueId, protocol) holds bytes that are not UTF-8, with the
+ * message: the request cannot be read as sent (a 400), where other bad fields are a 422.
+ */
+export type ParseResult = { ok: true; position: ParsedPosition } | { ok: false; errors: Record<string, string>; malformed?: string };
 
 export const LIMITS = {
   uniqueIdMax: 64,
@@ -46,6 +50,7 @@ function num(fields: Fields, name: string, errors: Record<string, string>, min: 
   return n;
 }
 
+/** An id (uniqueId, protocol): text or a number, at most `max` characters, no control character at all, decodable. */
 function str(fields: Fields, name: string, errors: Record<string, string>, max: number): string {
   const raw = fields[name];
   if (raw === undefined || raw === null || raw === "") {
@@ -59,12 +64,17 @@ function str(fields: Fields, name: string, errors: Record<string, string>, max: 
   const s = String(raw);
   if (s.length > max) errors[name] = `The ${name} may not be greater than ${max} characters.`;
   else if (hasForbiddenText(s) || ID_CONTROLS.test(s)) errors[name] = forbiddenTextMessage(name);
+  else if (hasUndecodableText(s)) errors[name] = undecodableTextMessage(name);
   return s;
 }
 
 // Beyond the rule for all text, ids refuse the controls it lets through: they end up in
-// log lines and keys, and no device id or protocol name needs them.
+// log lines and keys, and no device id or protocol name needs them. Nor U+FFFD, which the
+// decoders make of bytes that are not UTF-8 (`uniqueId=%FF%FE…`): such an id would be
+// listed as "��" among the unregistered devices and match no device ever added. Attribute
+// values keep it: a device's free text may be garbled without losing its position.
 const ID_CONTROLS = /[\t\n\r\u007f]/;
+const IDS = ["uniqueId", "protocol"] as const;
 
 function fixTimeOf(fields: Fields, errors: Record<string, string>, now: number): number {
   const raw = fields.fixTime;
@@ -242,7 +252,9 @@ export function parsePosition(input: unknown, now: number = Date.now()): ParseRe
     fixTime: fixTimeOf(fields, errors, now),
     attributes: normaliseAttributes(fields, errors),
   };
-  return Object.keys(errors).length > 0 ? { ok: false, errors } : { ok: true, position };
+  if (Object.keys(errors).length === 0) return { ok: true, position };
+  const undecodable = IDS.find((name) => errors[name] === undecodableTextMessage(name));
+  return undecodable === undefined ? { ok: false, errors } : { ok: false, errors, malformed: errors[undecodable] };
 }
 
 /** Traccar's `forward.json` posts `{position: {...}, device: {uniqueId, ...}}`. */

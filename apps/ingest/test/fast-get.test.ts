@@ -69,7 +69,8 @@ describe("GET /insert.php on the fast path", () => {
     ["form-style attributes in the query", () => `/insert.php?${fresh(formAttributesBody)}`],
     ["the spec's attribute array in the query", () => `/insert.php?${fresh(specArrayInQuery)}`],
     ["plus signs and escapes", () => `/insert.php?${valid({ uniqueId: "van 7/ü", protocol: "os mand" }).replace("van+7", "van%207")}`],
-    ["a broken percent escape", () => `/insert.php?${valid().replace("protocol=osmand", "protocol=os%E0%A4%Amand%")}`],
+    ["a broken percent escape", () => `/insert.php?${valid().replace("protocol=osmand", "protocol=os%Amand%")}`],
+    ["bytes that are not UTF-8 in an attribute value", () => `/insert.php?${valid()}&attributes%5Bnote%5D=a%E0%A4b`],
   ])("takes %s exactly as fastify's route does", async (_name, pathOf) => {
     h = await server();
     const path = pathOf();
@@ -100,6 +101,18 @@ describe("GET /insert.php on the fast path", () => {
     const fast = await h.overHttp(path);
     expect(fast.statusCode).toBe(422);
     expect(fast.body).toMatchObject({ status: 0, errors: expect.any(Object) });
+    expect(await h.throughFastify(path)).toEqual(fast);
+    await new Promise((r) => setTimeout(r, 30));
+    expect(h.received).toEqual([]);
+  });
+
+  it.each([
+    ["uniqueId", `/insert.php?${valid()}`.replace(/uniqueId=[^&]*/, "uniqueId=%FF%FE35210")],
+    ["protocol", `/insert.php?${valid()}`.replace("protocol=osmand", "protocol=os%E0%A4mand")],
+  ])("refuses a %s whose bytes are not UTF-8 with 400 naming it, as fastify's route does, and publishes nothing", async (field, path) => {
+    h = await server();
+    const fast = await h.overHttp(path);
+    expect(fast).toEqual({ statusCode: 400, contentType: "application/json; charset=utf-8", body: { status: 0, error: `The ${field} contains bytes that are not valid UTF-8.` } });
     expect(await h.throughFastify(path)).toEqual(fast);
     await new Promise((r) => setTimeout(r, 30));
     expect(h.received).toEqual([]);

@@ -123,6 +123,27 @@ describe("ingest over HTTP", () => {
     expect(res.json()).toEqual({ status: 0, errors: { "attributes.rfid": "The attribute rfid contains control characters or invalid Unicode." } });
   });
 
+  it("refuses a uniqueId whose bytes are not UTF-8 with 400 naming it, in a form, a JSON body and Traccar's JSON forward", async () => {
+    const error = { status: 0, error: "The uniqueId contains bytes that are not valid UTF-8." };
+    const form = new URLSearchParams(fresh(validFields)).toString().replace(/uniqueId=[^&]*/, "uniqueId=%FF%FE35210");
+    const r1 = await h.app.inject({ method: "POST", url: "/insert.php", headers: { "content-type": "application/x-www-form-urlencoded" }, payload: form });
+    // Raw bytes FF FE inside the JSON text, as a gateway with the wrong encoding sends them.
+    const [head, tail] = JSON.stringify({ ...fresh(validFields), uniqueId: "__BAD__" }).split("__BAD__");
+    const json = Buffer.concat([Buffer.from(head!), Buffer.from([0xff, 0xfe, 0x33, 0x35]), Buffer.from(tail!)]);
+    const r2 = await h.app.inject({ method: "POST", url: "/insert.php", headers: { "content-type": "application/json" }, payload: json });
+    const r3 = await h.app.inject({ method: "POST", url: "/insert.php", payload: { ...traccarForwardJson, device: { uniqueId: "35\ufffd\ufffd" } } });
+    for (const r of [r1, r2, r3]) expect([r.statusCode, r.json()]).toEqual([400, error]);
+    await new Promise((r) => setTimeout(r, 30));
+    expect(h.received).toEqual([]);
+  });
+
+  it("rejects a position whose uniqueId is not UTF-8 alone in a batch, taking the others", async () => {
+    const payload = [fresh(validFields), { ...fresh(validFields), uniqueId: "35\ufffd\ufffd" }];
+    const res = await h.app.inject({ method: "POST", url: "/insert", payload });
+    expect(res.json()).toEqual({ status: 1, accepted: 1, rejected: [{ index: 1, errors: { uniqueId: "The uniqueId contains bytes that are not valid UTF-8." } }] });
+    expect((await h.seen(1)).map((p) => p.uniqueId)).toEqual(["valid-1"]);
+  });
+
   it("takes an NDJSON batch, rejecting a broken line alone", async () => {
     const lines = [JSON.stringify(fresh(validFields)), "{broken", JSON.stringify({ ...fresh(validFields), uniqueId: "n2" })].join("\n");
     const res = await h.app.inject({ method: "POST", url: "/insert", headers: { "content-type": "application/x-ndjson" }, payload: lines });

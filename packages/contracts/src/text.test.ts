@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { ALLOWED_TEXT_PATTERN, findForbiddenText, forbiddenTextMessage, hasForbiddenText } from "./text.js";
+import { ALLOWED_TEXT_PATTERN, findForbiddenText, findUndecodableText, forbiddenTextMessage, hasForbiddenText, undecodableTextMessage } from "./text.js";
 
 const refused: [string, string][] = [
   ["NUL", "ab\u0000cd"],
@@ -82,5 +82,14 @@ describe("findForbiddenText", () => {
     let deep: unknown = "x\u0000";
     for (let i = 0; i < 100_000; i++) deep = [deep];
     expect(findForbiddenText(deep)?.split(".").length).toBe(100_000);
+  });
+});
+
+describe("findUndecodableText", () => {
+  it("gives the dotted path of the first string or key holding U+FFFD, the decoders' mark of bytes that are not UTF-8", () => {
+    expect(findUndecodableText({ imei: "35\ufffd\ufffd", name: "ok" })).toBe("imei");
+    expect(findUndecodableText({ groups: [{ title: "ok" }, { "t\ufffd": "x" }] })).toBe("groups.1");
+    expect(findUndecodableText({ name: "Aïsha 😀", n: 1, icon: Buffer.from([0xff, 0xfe]) })).toBeUndefined();
+    expect(undecodableTextMessage("imei")).toBe("The imei contains bytes that are not valid UTF-8.");
   });
 });

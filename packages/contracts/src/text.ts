@@ -42,20 +42,43 @@ function isPlainData(value: object): boolean {
  * spelled out for the string that is found.
  */
 export function findForbiddenText(value: unknown): string | undefined {
+  return findText(value, hasForbiddenText);
+}
+
+/**
+ * Whether `s` holds U+FFFD, which every decoder on the way in (JSON, forms, multipart, query
+ * strings) puts where bytes are not UTF-8: text that would be stored garbled. A client that
+ * means U+FFFD itself is not a real case.
+ */
+export function hasUndecodableText(s: string): boolean {
+  return s.includes("\uFFFD");
+}
+
+/** The failure message for a field refused by {@link hasUndecodableText}; `name` as the message should say it. */
+export function undecodableTextMessage(name: string): string {
+  return `The ${name} contains bytes that are not valid UTF-8.`;
+}
+
+/** {@link findForbiddenText} for {@link hasUndecodableText}: the dotted path of the first string holding U+FFFD. */
+export function findUndecodableText(value: unknown): string | undefined {
+  return findText(value, hasUndecodableText);
+}
+
+function findText(value: unknown, refused: (s: string) => boolean): string | undefined {
   const values: unknown[] = [value];
   const keys: string[] = [""];
   const parents: number[] = [-1];
   for (let i = 0; i < values.length; i++) {
     const v = values[i];
     if (typeof v === "string") {
-      if (hasForbiddenText(v)) return pathAt(i, keys, parents);
+      if (refused(v)) return pathAt(i, keys, parents);
       continue;
     }
     if (typeof v !== "object" || v === null) continue;
     const isArray = Array.isArray(v);
     if (!isArray && !isPlainData(v)) continue;
     for (const key of Object.keys(v)) {
-      if (!isArray && hasForbiddenText(key)) return pathAt(i, keys, parents);
+      if (!isArray && refused(key)) return pathAt(i, keys, parents);
       values.push((v as Record<string, unknown>)[key]);
       keys.push(key);
       parents.push(i);

@@ -1,8 +1,9 @@
+import querystring from "node:querystring";
 import formbody from "@fastify/formbody";
 import multipart from "@fastify/multipart";
 import type { FastifyInstance, FastifyRequest } from "fastify";
 import fp from "fastify-plugin";
-import { FailureError } from "@fleet/contracts";
+import { FailureError, findUndecodableText, undecodableTextMessage } from "@fleet/contracts";
 import { expandKeys } from "../../lib/expand-keys.js";
 
 /** Limits on multipart bodies: no endpoint takes more than a few fields and small files. */
@@ -19,15 +20,27 @@ export function failedReadingMultipart(req: FastifyRequest): boolean {
 }
 
 /**
- * Whether a parsed query or body holds U+FFFD: the parsers decode bytes that are not
- * UTF-8 to it, so it marks text that would be stored garbled. Refusing it keeps such
- * bytes out of the records (a client sending U+FFFD itself is not a real case).
+ * The 400 for a query or body holding U+FFFD, naming the first field that does: the
+ * parsers decode bytes that are not UTF-8 to it, so it marks text that would be stored
+ * garbled (an imei listed as "��").
  */
-export function hasUndecodableText(value: unknown, depth = 0): boolean {
-  if (typeof value === "string") return value.includes("\uFFFD");
-  if (depth > 8 || value === null || typeof value !== "object" || Buffer.isBuffer(value)) return false;
-  for (const [k, v] of Object.entries(value)) if (k.includes("\uFFFD") || hasUndecodableText(v, depth + 1)) return true;
-  return false;
+function undecodableField(req: FastifyRequest): FailureError | undefined {
+  for (const part of [req.query, req.body]) {
+    const path = findUndecodableText(part);
+    if (path !== undefined) return new FailureError(400, undecodableTextMessage(path === "" ? "request" : path.replaceAll("_", " ")));
+  }
+  return undefined;
+}
+
+/**
+ * Form bodies as node's querystring decodes them, not formbody's default (fast-querystring):
+ * a percent escape that is not UTF-8 (`imei=%FF%FE…`) becomes U+FFFD, which the check above
+ * refuses naming the field, where fast-querystring kept the whole value as its literal text
+ * ("%FF%FE…", stored as an imei no tracker sends). No cut at 1000 fields (querystring's
+ * default): the body limit bounds them.
+ */
+function parseForm(body: string): Record<string, unknown> {
+  return querystring.parse(body, "&", "=", { maxKeys: 0 });
 }
 
 /**
@@ -37,7 +50,7 @@ export function hasUndecodableText(value: unknown, depth = 0): boolean {
  */
 export default fp(
   async function bodyParsers(app: FastifyInstance) {
-    await app.register(formbody);
+    await app.register(formbody, { parser: parseForm });
     // Registered before multipart, so it runs just before multipart's own preValidation hook.
     app.addHook("preValidation", async (req) => {
       if (req.isMultipart()) readingMultipart.add(req);
@@ -46,7 +59,8 @@ export default fp(
     await app.register(multipart, { attachFieldsToBody: "keyValues", limits: MULTIPART_LIMITS });
     app.addHook("preValidation", async (req) => {
       readingMultipart.delete(req);
-      if (hasUndecodableText(req.query) || hasUndecodableText(req.body)) throw new FailureError(400, "The request contains bytes that are not valid UTF-8.");
+      const undecodable = undecodableField(req);
+      if (undecodable) throw undecodable;
       if (req.query && typeof req.query === "object") req.query = expandKeys(req.query as Record<string, unknown>);
       const type = req.headers["content-type"] ?? "";
       if (req.body && typeof req.body === "object" && !Array.isArray(req.body) && (type.startsWith("multipart/") || type.startsWith("application/x-www-form-urlencoded"))) {
