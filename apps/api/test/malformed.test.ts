@@ -43,10 +43,20 @@ describeApi("malformed requests", (h) => {
     failure(await h.inject({ method: "DELETE", url: "/api/get_devices?lang=en" }), 404);
   });
 
-  it("answers an unsupported content type with 415, and text that is no object with 422", async () => {
-    failure(await h.inject({ method: "POST", url: "/api/login", headers: { "content-type": "application/xml" }, payload: "<email/>" }), 415);
-    // fastify reads text/plain as a string, which is not the object the schema wants.
-    invalid(await h.inject({ method: "POST", url: "/api/login", headers: { "content-type": "text/plain" }, payload: "email=a" }));
+  it("answers a body type it does not read, text/plain included, with 415 naming the types it reads", async () => {
+    const user = await h.newUser();
+    const read = "send the body as application/json, application/x-www-form-urlencoded or multipart/form-data.";
+    for (const [type, payload] of [
+      ["text/plain", `email=${user.email}&password=${user.password}`],
+      ["text/plain; charset=utf-8", JSON.stringify({ email: user.email, password: user.password })],
+      ["application/xml", "<email/>"],
+    ]) {
+      const res = await h.inject({ method: "POST", url: "/api/login", headers: { "content-type": type! }, payload });
+      expect([res.status, res.body], type).toEqual([415, { status: 0, error: `Unsupported content type ${type!.split(";")[0]}: ${read}` }]);
+    }
+    const add = await h.inject({ method: "POST", url: `/api/add_device?lang=en&user_api_hash=${user.hash}`, headers: { "content-type": "text/plain" }, payload: "name=x" });
+    expect([add.status, add.body]).toEqual([415, { status: 0, error: `Unsupported content type text/plain: ${read}` }]);
+    expect(await countUserDevices(h.db, user.id)).toBe(0);
   });
 
   it("answers broken multipart with a 4xx", async () => {

@@ -3,7 +3,7 @@ import fp from "fastify-plugin";
 import { failureOf } from "@fleet/contracts";
 import { RefusedError } from "@fleet/db";
 import { refusalErrors } from "../../domain/refusals.js";
-import { failedReadingMultipart } from "../external/body-parsers.js";
+import { failedReadingMultipart, unsupportedTypeMessage } from "../external/body-parsers.js";
 
 interface AjvIssue {
   keyword: string;
@@ -58,9 +58,10 @@ export function validationErrors(issues: readonly AjvIssue[]): Record<string, st
 /**
  * The one place failures become the spec's bodies: schema validation and the
  * vocabulary's InvalidInputError → 422 `{status: 0, errors}`, a database refusal → 422 in
- * its default words, NotFoundError → 404, FailureError and other client errors → their
- * status with `{status: 0, error}`, anything else → 500 with no internals, logged with the
- * request id. Routes and domain modules throw; none writes a failure body.
+ * its default words, NotFoundError → 404, a body type the API does not read → 415 naming
+ * the ones it does, FailureError and other client errors → their status with `{status: 0,
+ * error}`, anything else → 500 with no internals, logged with the request id. Routes and
+ * domain modules throw; none writes a failure body.
  */
 export default fp(
   async function errors(app: FastifyInstance) {
@@ -72,6 +73,7 @@ export default fp(
         if (failure.statusCode >= 500) req.log.warn({ err }, "request failed on a service it needs");
         return reply.code(failure.statusCode).send(failure.body);
       }
+      if (err.code === "FST_ERR_CTP_INVALID_MEDIA_TYPE") return reply.code(415).send({ status: 0, error: unsupportedTypeMessage(req.headers["content-type"]) });
       if (err.statusCode === undefined && failedReadingMultipart(req)) return reply.code(400).send({ status: 0, error: `Malformed multipart body: ${err.message}` });
       const code = err.statusCode ?? 500;
       if (code >= 400 && code < 500) return reply.code(code).send({ status: 0, error: err.message });

@@ -43,13 +43,25 @@ function parseForm(body: string): Record<string, unknown> {
   return querystring.parse(body, "&", "=", { maxKeys: 0 });
 }
 
+/** The body types the API reads; any other is a 415 that lists these. */
+export const ACCEPTED_BODY_TYPES = ["application/json", "application/x-www-form-urlencoded", "multipart/form-data"] as const;
+
+/** The 415's message: the type sent (without its parameters) and the ones read. */
+export function unsupportedTypeMessage(contentType: string | undefined): string {
+  const sent = contentType?.split(";")[0]?.trim() || "(none)";
+  return `Unsupported content type ${sent}: send the body as ${ACCEPTED_BODY_TYPES.slice(0, -1).join(", ")} or ${ACCEPTED_BODY_TYPES.at(-1)!}.`;
+}
+
 /**
  * Every POST takes multipart, urlencoded or JSON. Form bodies and query strings are
  * expanded from bracketed names (`devices[]`, `groups[0][id]`) before validation, so
- * one schema serves all three content types.
+ * one schema serves all three content types. fastify's own text/plain parser is removed:
+ * it made a string no body schema takes, so a text/plain login answered "The body must be
+ * an object."; now it is a 415 that says which types are read.
  */
 export default fp(
   async function bodyParsers(app: FastifyInstance) {
+    app.removeContentTypeParser("text/plain");
     await app.register(formbody, { parser: parseForm });
     // Registered before multipart, so it runs just before multipart's own preValidation hook.
     app.addHook("preValidation", async (req) => {
