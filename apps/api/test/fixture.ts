@@ -155,10 +155,10 @@ export function failure(res: Reply, status: number): string {
   return expectSchema(MessageFailureSchema, res.body, `${res.label} body`).error;
 }
 
-/** Asserts the login failure: 401 `{status: 0, message: "Wrong credentials."}`. */
+/** Asserts the login failure: 401 `{status: 0, message: "Wrong credentials.", error: "Wrong credentials."}`. */
 export function wrongCredentials(res: Reply): void {
   expect(res.status, `${res.label} → ${res.text}`).toBe(401);
-  expect(expectSchema(WrongCredentialsSchema, res.body, `${res.label} body`)).toEqual({ status: 0, message: "Wrong credentials." });
+  expect(expectSchema(WrongCredentialsSchema, res.body, `${res.label} body`)).toEqual({ status: 0, message: "Wrong credentials.", error: "Wrong credentials." });
 }
 
 async function encode(body: unknown, as: BodyEncoding): Promise<{ payload: string | Buffer; contentType: string }> {

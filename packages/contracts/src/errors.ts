@@ -36,8 +36,9 @@ export class FailureError extends Error {
 
 /**
  * A login refused: wrong password, unknown email, or an account that may not sign in (the
- * three alike). 401 `{status: 0, message: "Wrong credentials."}`: the vendor's login
- * answers in `message`, not the `error` of every other failure.
+ * three alike). 401 `{status: 0, message: "Wrong credentials.", error: "Wrong credentials."}`:
+ * the vendor's login answers in `message`, which its clients read; `error` carries the same
+ * text, as every other failure does.
  */
 export class WrongCredentialsError extends Error {
   override readonly name = "WrongCredentialsError";
@@ -51,13 +52,13 @@ export function assertNoErrors(errors: Readonly<Record<string, string>>): void {
   if (Object.keys(errors).length > 0) throw new InvalidInputError(errors);
 }
 
-export type FailureBody = { status: 0; errors: Record<string, string> } | { status: 0; error: string } | { status: 0; message: string };
+export type FailureBody = { status: 0; errors: Record<string, string> } | { status: 0; error: string } | { status: 0; message: string; error: string };
 
 /** The status and body for one of the vocabulary's errors, undefined for anything else. */
 export function failureOf(err: unknown): { statusCode: number; body: FailureBody } | undefined {
   if (err instanceof InvalidInputError) return { statusCode: 422, body: { status: 0, errors: { ...err.errors } } };
   if (err instanceof NotFoundError) return { statusCode: 404, body: { status: 0, error: err.message } };
   if (err instanceof FailureError) return { statusCode: err.statusCode, body: { status: 0, error: err.message } };
-  if (err instanceof WrongCredentialsError) return { statusCode: 401, body: { status: 0, message: err.message } };
+  if (err instanceof WrongCredentialsError) return { statusCode: 401, body: { status: 0, message: err.message, error: err.message } };
   return undefined;
 }

@@ -8,7 +8,8 @@ export const LoginBodySchema = Type.Object({
 export type LoginBody = Static<typeof LoginBodySchema>;
 
 export const LoginResponseSchema = Type.Object({ status: StatusOk, user_api_hash: Type.String() });
-export const WrongCredentialsSchema = Type.Object({ status: StatusFail, message: Type.String() });
+/** The login refused: `message` as the vendor's clients read it, and `error` as every other failure says it. */
+export const WrongCredentialsSchema = Type.Object({ status: StatusFail, message: Type.String(), error: Type.String() });
 
 export const UserDataSchema = Type.Object({
   email: Type.String(),
