@@ -232,7 +232,14 @@ export class ApiHarness {
   private opened: Opened | undefined;
   /** Every 5xx answered, with the error behind it when there was one. */
   readonly serverErrors: string[] = [];
-  readonly settings: ApiSettings = { offlineAfterMs: OFFLINE_AFTER_MS, version: API_VERSION, smsGatewayTimeoutMs: SMS_GATEWAY_TIMEOUT_MS, smsGatewayAllowPrivate: true };
+  /** The sign-in brake is off by default (a test makes hundreds of attempts from one address); auth-limits.test.ts sets its own. */
+  readonly settings: ApiSettings = {
+    offlineAfterMs: OFFLINE_AFTER_MS,
+    version: API_VERSION,
+    smsGatewayTimeoutMs: SMS_GATEWAY_TIMEOUT_MS,
+    smsGatewayAllowPrivate: true,
+    authLimits: { perAddressPerMinute: 1_000_000, perEmailPerQuarterHour: 1_000_000 },
+  };
   /** Every message the command queue sent, in order (an in-memory bus producer records them). */
   readonly busMessages: BusMessageSent[] = [];
   /** While true, the command queue's bus refuses every send, as a bus that is down would. */

@@ -1,3 +1,4 @@
+import { accountsGroup } from "./accounts.js";
 import { alertsGroup } from "./alerts.js";
 import { commandsGroup } from "./commands.js";
 import { geoGroup } from "./geo.js";
@@ -8,7 +9,7 @@ import { tasksGroup } from "./tasks.js";
 import type { MatrixGroup, Records } from "./types.js";
 
 /** In seeding order: a group may use the records of the groups before it. */
-export const GROUPS: MatrixGroup[] = [part1Group, geoGroup, groupsGroup, alertsGroup, commandsGroup, tasksGroup, reportsGroup];
+export const GROUPS: MatrixGroup[] = [part1Group, geoGroup, groupsGroup, alertsGroup, commandsGroup, tasksGroup, reportsGroup, accountsGroup];
 export type { MatrixGroup, Records } from "./types.js";
 
 /** Every kind of record set to `id`: 0 before seeding, or an id that exists nowhere. */
