@@ -1,6 +1,7 @@
-import { FailureError, InvalidInputError, Topics, formatDateTime, isTruthy, type AdminClient, type AdminClientBody } from "@fleet/contracts";
+import { FailureError, InvalidInputError, Topics, formatDateTime, isTruthy, type AdminClient, type AdminClientBody, type AdminClientsQuery } from "@fleet/contracts";
 import { UserGroup, createUser, listUnregistered, listUsers, type Db, type User } from "@fleet/db";
 import type { DeadLetters } from "../lib/dead-letters.js";
+import { pageRequest, pageWindow, paginate } from "../lib/pagination.js";
 
 /*
  * What only administrators may do: create and list clients, see the trackers that match
@@ -56,21 +57,17 @@ export async function createClient(db: Db, admin: User, b: AdminClientBody) {
   return { status: 1 as const, item: client(user, admin.timezoneId) };
 }
 
-/** Every user, as one page of the vendor's pagination. */
-export async function clients(db: Db, admin: User) {
+/**
+ * The users, in the vendor's pagination (`path` where the lists say `url`): all of them on
+ * one page, as before, unless the request asks for a page size. `url` is the request's, for
+ * the page links.
+ */
+export async function clients(db: Db, admin: User, query: AdminClientsQuery, url: string) {
   const users = await listUsers(db);
-  return {
-    current_page: 1,
-    data: users.map((u) => client(u, admin.timezoneId)),
-    from: users.length > 0 ? 1 : null,
-    last_page: 1,
-    next_page_url: null,
-    prev_page_url: null,
-    path: "/api/admin/clients",
-    per_page: Math.max(users.length, 1),
-    to: users.length > 0 ? users.length : null,
-    total: users.length,
-  };
+  const page = pageRequest(query, Math.max(users.length, 1));
+  const { limit, offset } = pageWindow(page);
+  const { url: path, ...pagination } = paginate({ url }, page, users.length, users.slice(offset, offset + limit).map((u) => client(u, admin.timezoneId)));
+  return { ...pagination, path };
 }
 
 export async function unregistered(db: Db, admin: User) {

@@ -1,3 +1,4 @@
+import { InvalidInputError } from "@fleet/contracts";
 import type { FastifyRequest } from "fastify";
 
 export interface PageRequest {
@@ -5,9 +6,16 @@ export interface PageRequest {
   perPage: number;
 }
 
-/** The page a list request asks for: `page` (default 1) and `per_page` (default `defaultPerPage`). */
-export function pageRequest(query: { page?: number; per_page?: number }, defaultPerPage = 10): PageRequest {
-  return { page: query.page ?? 1, perPage: query.per_page ?? defaultPerPage };
+/**
+ * The page a list request asks for: `page` (default 1) and its size, `per_page` or the
+ * vendor's `limit` (default `defaultPerPage`). Both given, they must agree: a 422 rather
+ * than a silent pick of one.
+ */
+export function pageRequest(query: { page?: number; per_page?: number; limit?: number }, defaultPerPage = 10): PageRequest {
+  if (query.per_page !== undefined && query.limit !== undefined && query.per_page !== query.limit) {
+    throw new InvalidInputError({ limit: "The limit and the per page differ: give one of them." });
+  }
+  return { page: query.page ?? 1, perPage: query.per_page ?? query.limit ?? defaultPerPage };
 }
 
 /** `limit`/`offset` for the page. */

@@ -17,7 +17,7 @@ export const adminRoutes: FastifyPluginAsyncTypebox = async (app) => {
   const api = endpoints(app, ["Admin User"]);
 
   api.post("/admin/client", { summary: "Create a user", body: contracts.AdminClientBodySchema, response: contracts.AdminClientResponseSchema, failures }, ({ user, body }) => admin.createClient(db, user, body));
-  api.get("/admin/clients", { summary: "List users", response: contracts.AdminClientsResponseSchema, failures }, ({ user }) => admin.clients(db, user));
+  api.get("/admin/clients", { summary: "List users", query: contracts.AdminClientsQuerySchema, response: contracts.AdminClientsResponseSchema, failures }, ({ user, query, req }) => admin.clients(db, user, query, req.url));
   api.get("/admin/unregistered_devices", { summary: "uniqueIds that sent positions but match no device", response: contracts.UnregisteredDevicesResponseSchema, failures }, ({ user }) => admin.unregistered(db, user));
   api.get(
     "/admin/dead_letters",

@@ -1,5 +1,6 @@
 import { Type, type Static } from "@sinclair/typebox";
 import { FormBoolean, StatusOk } from "./common.js";
+import { PageQuery } from "./pagination.js";
 
 /** `POST /admin/client`, the vendor's create-client body (the fields this platform keeps). */
 export const AdminClientBodySchema = Type.Object({
@@ -27,6 +28,10 @@ export const AdminClientSchema = Type.Object({
 export type AdminClient = Static<typeof AdminClientSchema>;
 
 export const AdminClientResponseSchema = Type.Object({ status: StatusOk, item: AdminClientSchema });
+
+/** `GET /admin/clients`: every user on one page unless `limit` (or `per_page`) asks for pages. */
+export const AdminClientsQuerySchema = Type.Object({ ...PageQuery });
+export type AdminClientsQuery = Static<typeof AdminClientsQuerySchema>;
 
 export const AdminClientsResponseSchema = Type.Object({
   current_page: Type.Integer(),

@@ -15,8 +15,17 @@ export const Paginated = <T extends TSchema>(item: T) =>
     data: Type.Array(item),
   });
 
-/** `page` (1-based) and `per_page` of paged list endpoints. */
+/** The most records a page of a list holds, whatever the request asks. */
+export const MAX_PER_PAGE = 100;
+
+/**
+ * `page` (1-based) and the page size of paged list endpoints: `per_page`, or `limit` as the
+ * vendor's Swagger names it ("Items per page"); one of the two, or both alike. Out of range
+ * is a 422 naming the field; the page and the size are written as plain decimal integers
+ * (the input rules refuse `1e3`, `0x10`, `1.0`, which AJV's coercion would read).
+ */
 export const PageQuery = {
   page: Type.Optional(Type.Integer({ minimum: 1, maximum: 1_000_000, default: 1 })),
-  per_page: Type.Optional(Type.Integer({ minimum: 1, maximum: 100, description: "10 unless given" })),
+  per_page: Type.Optional(Type.Integer({ minimum: 1, maximum: MAX_PER_PAGE, description: "10 unless given" })),
+  limit: Type.Optional(Type.Integer({ minimum: 1, maximum: MAX_PER_PAGE, description: "per_page as the vendor names it; give one of the two" })),
 };

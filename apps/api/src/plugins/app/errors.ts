@@ -4,6 +4,7 @@ import { failureOf } from "@fleet/contracts";
 import { RefusedError } from "@fleet/db";
 import { refusalErrors } from "../../domain/refusals.js";
 import { failedReadingMultipart, unsupportedTypeMessage } from "../external/body-parsers.js";
+import { inputRuleErrors } from "./input-rules.js";
 
 interface AjvIssue {
   keyword: string;
@@ -66,7 +67,7 @@ export function validationErrors(issues: readonly AjvIssue[]): Record<string, st
 export default fp(
   async function errors(app: FastifyInstance) {
     app.setErrorHandler((err: FastifyError, req, reply) => {
-      if (err.validation) return reply.code(422).send({ status: 0, errors: validationErrors(err.validation as AjvIssue[]) });
+      if (err.validation) return reply.code(422).send({ status: 0, errors: { ...inputRuleErrors(req), ...validationErrors(err.validation as AjvIssue[]) } });
       if (err instanceof RefusedError) return reply.code(422).send({ status: 0, errors: refusalErrors(err) });
       const failure = failureOf(err);
       if (failure) {
