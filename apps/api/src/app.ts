@@ -10,6 +10,7 @@ import rateLimitStore from "./plugins/external/rate-limit.js";
 import requestLog from "./plugins/app/request-log.js";
 import services, { type ServicesOptions } from "./plugins/app/services.js";
 import { loginRoutes, userRoutes } from "./routes/auth.js";
+import { healthRoutes } from "./routes/health.js";
 import { accountRoutes } from "./routes/accounts.js";
 import { adminRoutes } from "./routes/admin.js";
 import { deviceRoutes } from "./routes/devices.js";
@@ -48,6 +49,7 @@ export const apiApp: FastifyPluginAsync<ApiAppOptions> = async (root, opts) => {
   await app.register(inputRules);
   await app.register(authLimits, { limits: opts.settings.authLimits });
 
+  await app.register(healthRoutes);
   await app.register(loginRoutes);
   await app.register(accountRoutes);
   await app.register(async (authed) => {

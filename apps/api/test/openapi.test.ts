@@ -164,4 +164,11 @@ describeApi("OpenAPI document", (h) => {
     const res = await h.inject({ method: "GET", url: "/api/docs?x=1" });
     expect([res.status, res.headers.location]).toEqual([302, "docs/?x=1"]);
   });
+
+  it("answers GET /api/health with 200 {status: 1} without lang or user_api_hash, and leaves it out of the document", async () => {
+    const res = await h.inject({ method: "GET", url: "/api/health" });
+    expect([res.status, res.body]).toEqual([200, { status: 1 }]);
+    const doc = (await h.inject({ method: "GET", url: "/api/docs/json" })).body as { paths: Record<string, unknown> };
+    expect(Object.keys(doc.paths)).not.toContain("/api/health");
+  });
 });

@@ -1,4 +1,5 @@
 import formbody from "@fastify/formbody";
+import { HealthResponseSchema } from "@fleet/contracts";
 import type { FastifyPluginAsync } from "fastify";
 import { installErrorHandling } from "./plugins/errors.js";
 import type { Publisher } from "./publisher.js";
@@ -20,4 +21,6 @@ export const ingestApp: FastifyPluginAsync<IngestAppOptions> = async (app, opts)
     done(null, parseNdjson(body as string));
   });
   await app.register(insertRoutes, { publisher: opts.publisher });
+  // For a container's health check: 200 while the server takes requests (a bus that is down is each insert's 503).
+  app.get("/health", { schema: { response: { 200: HealthResponseSchema } } }, async () => ({ status: 1 as const }));
 };

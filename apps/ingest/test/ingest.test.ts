@@ -162,6 +162,11 @@ describe("ingest over HTTP", () => {
     expect(h.received).toEqual([]);
   });
 
+  it("answers GET /health with 200 {status: 1}", async () => {
+    const res = await h.app.inject({ method: "GET", url: "/health" });
+    expect([res.statusCode, res.json()]).toEqual([200, { status: 1 }]);
+  });
+
   it("answers malformed JSON and unknown routes in the failure shape, never 5xx", async () => {
     const bad = await h.app.inject({ method: "POST", url: "/insert", headers: { "content-type": "application/json" }, payload: "[{" });
     expect(bad.statusCode).toBe(400);

@@ -1,7 +1,7 @@
 /*
- * Swagger UI in the all-in-one process, over real HTTP: the API is mounted there beside
- * the ingest app, with the ingest server's options, so the page and every asset it links
- * are checked as a browser loads them, redirects followed.
+ * Swagger UI and the health endpoints in the all-in-one process, over real HTTP: the API is
+ * mounted there beside the ingest app, with the ingest server's options, so the page and
+ * every asset it links are checked as a browser loads them, redirects followed.
  */
 import { mkdtemp, rm } from "node:fs/promises";
 import { tmpdir } from "node:os";
@@ -12,7 +12,7 @@ import { loadConfig, StandaloneEnvSchema } from "@fleet/config";
 import { fetchSwaggerUi } from "@fleet/testkit";
 import { startStandalone, type Standalone } from "../src/main.js";
 
-describe("Swagger UI in the all-in-one process", () => {
+describe("Swagger UI and /health in the all-in-one process", () => {
   let dataDir: string;
   let fleet: Standalone;
 
@@ -37,6 +37,13 @@ describe("Swagger UI in the all-in-one process", () => {
       expect(ui.page).toBe("/api/docs/");
       expect(ui.fetched.map((f) => f.path)).toEqual(expect.arrayContaining(["/api/docs/static/swagger-ui.css", "/api/docs/static/swagger-ui-bundle.js", "/api/docs/json"]));
       for (const f of ui.fetched) expect(f.status, `${start} → ${f.path}`).toBe(200);
+    }
+  });
+
+  it("answers /health (ingest's) and /api/health (the API's) with 200 {status: 1}", async () => {
+    for (const p of ["/health", "/api/health"]) {
+      const res = await fetch(new URL(p, fleet.url));
+      expect([res.status, await res.json()], p).toEqual([200, { status: 1 }]);
     }
   });
 });

@@ -1,7 +1,7 @@
 import closeWithGrace from "close-with-grace";
 import { createLogger } from "@fleet/logging";
-import { createBus, exitOnFatal } from "@fleet/bus";
-import { TrackerEnvSchema, busSettings, historySettings, loadAppConfigOrExit, trackerSettings } from "@fleet/config";
+import { createBus, exitOnFatal, serveHealth, type HealthState } from "@fleet/bus";
+import { TrackerEnvSchema, busSettings, healthSettings, historySettings, loadAppConfigOrExit, trackerSettings } from "@fleet/config";
 import { openDb } from "@fleet/db";
 import { createHistory } from "@fleet/history";
 import { createLive } from "@fleet/live";
@@ -9,6 +9,11 @@ import { startTracker, type Tracker } from "./service.js";
 
 const config = loadAppConfigOrExit(TrackerEnvSchema, "the tracker", ["KAFKA_BROKERS", "DATABASE_URL", "REDIS_URL", "CLICKHOUSE_URL"]);
 const logger = createLogger({ name: "tracker", level: config.LOG_LEVEL });
+
+// GET /health on HEALTH_PORT, for a container's health check: 503 until the tracker consumes, and once it stops.
+let state: HealthState = "starting";
+const health = healthSettings(config);
+const healthServer = health && (await serveHealth({ name: "the tracker", ...health, state: () => state }));
 
 const db = await openDb({ databaseUrl: config.DATABASE_URL, dataDir: config.DATA_DIR });
 await db.migrate();
@@ -19,9 +24,10 @@ const live = createLive({ redisUrl: config.REDIS_URL });
 // What is running, for a shutdown that may come (a fatal consumer) before all of it started.
 const running: { tracker?: Tracker } = {};
 async function shutdown() {
+  state = "stopping";
   await running.tracker?.close();
   await bus.close();
-  await Promise.all([history.close(), live.close(), db.close()]);
+  await Promise.all([history.close(), live.close(), db.close(), healthServer?.close()]);
 }
 const bus = createBus({ ...busSettings(config), clientId: "fleet-tracker", logger, onFatal: exitOnFatal(logger, shutdown) });
 running.tracker = await startTracker({
@@ -32,6 +38,7 @@ running.tracker = await startTracker({
   logger,
   ...trackerSettings(config),
 });
+state = "up";
 
 closeWithGrace({ delay: 15_000 }, async ({ err }) => {
   if (err) logger.error({ err }, "shutting down after an error");

@@ -4,6 +4,7 @@ export { createMemoryBus, type MemoryBusOptions } from "./memory.js";
 export { createKafkaBus, BusSendTimeoutError, DEFAULT_SESSION_TIMEOUT_MS, type KafkaBusOptions } from "./kafka.js";
 export { createBus, type BusSettings } from "./create.js";
 export { exitOnFatal, type FatalLogger } from "./exit-on-fatal.js";
+export { serveHealth, type HealthOptions, type HealthServer, type HealthState } from "./health.js";
 export { forEachKeyInOrder } from "./by-key.js";
 export { partitionForKey } from "./murmur2.js";
 export { withDeadLetters, type DeadLetterBatch, type DeadLetterHandler, type DeadLetterOptions, type DeadLetterRouter, type Rejected } from "./dead-letter.js";

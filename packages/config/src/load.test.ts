@@ -1,6 +1,6 @@
 import { describe, expect, it } from "vitest";
 import { ConfigError, loadConfig, missingServices } from "./load.js";
-import { IngestEnvSchema, StandaloneEnvSchema } from "./schemas.js";
+import { IngestEnvSchema, RulesEnvSchema, StandaloneEnvSchema, TrackerEnvSchema, healthSettings } from "./schemas.js";
 
 describe("loadConfig", () => {
   it("applies defaults and leaves embedded adapters selected when nothing is set", () => {
@@ -47,6 +47,16 @@ describe("loadConfig", () => {
     expect(msg).toMatch(/PORT: .*\(got "http"\)/);
     expect(msg).not.toMatch(/"abc"/);
     expect(msg).not.toMatch(/s3cret-pw/);
+  });
+});
+
+describe("the consumer apps' health endpoint", () => {
+  it("is off unless HEALTH_PORT is set, on loopback unless HEALTH_HOST says otherwise, and no setting of the all-in-one process", () => {
+    expect(healthSettings(loadConfig(TrackerEnvSchema, {}))).toBeUndefined();
+    expect(healthSettings(loadConfig(TrackerEnvSchema, { HEALTH_PORT: "8082" }))).toEqual({ host: "127.0.0.1", port: 8082 });
+    expect(healthSettings(loadConfig(RulesEnvSchema, { HEALTH_PORT: "8083", HEALTH_HOST: "0.0.0.0" }))).toEqual({ host: "0.0.0.0", port: 8083 });
+    expect(() => loadConfig(RulesEnvSchema, { HEALTH_PORT: "70000" })).toThrow(/HEALTH_PORT/);
+    expect(loadConfig(StandaloneEnvSchema, {})).not.toHaveProperty("HEALTH_HOST");
   });
 });
 

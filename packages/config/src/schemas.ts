@@ -36,22 +36,32 @@ export const IngestEnvSchema = Type.Composite([
 ]);
 export type IngestEnv = Static<typeof IngestEnvSchema>;
 
-export const TrackerEnvSchema = Type.Composite([
-  InfraEnvSchema,
-  Type.Object({
-    /** History rows are flushed at this many rows or after TRACKER_FLUSH_MS. */
-    TRACKER_FLUSH_ROWS: Type.Integer({ minimum: 1, maximum: 1_000_000, default: 20_000 }),
-    TRACKER_FLUSH_MS: Type.Integer({ minimum: 1, maximum: 60_000, default: 1000 }),
-    TRACKER_PARTITIONS_CONCURRENTLY: Type.Integer({ minimum: 1, maximum: 256, default: 12 }),
-    /** How often the device cache picks up added, edited and removed devices. */
-    TRACKER_DEVICE_SYNC_MS: Type.Integer({ minimum: 100, maximum: 600_000, default: 2000 }),
-    /** Most devices whose live state the tracker keeps in memory between batches rather than reading it back from the live store. */
-    TRACKER_KEPT_STATES: Type.Integer({ minimum: 0, maximum: 10_000_000, default: 100_000 }),
-  }),
-]);
+/**
+ * The health endpoint of an app that serves no HTTP otherwise (tracker, rules): off unless
+ * HEALTH_PORT is set, so two trackers on one machine do not fight over a port. Loopback by
+ * default, which a container's own health check reaches.
+ */
+const ConsumerHealthEnvSchema = Type.Object({
+  HEALTH_HOST: Type.String({ default: "127.0.0.1", minLength: 1 }),
+  HEALTH_PORT: Type.Optional(Type.Integer({ minimum: 0, maximum: 65535, description: "GET /health answers here; unset, no health endpoint" })),
+});
+
+/** The tracker's own settings; the all-in-one process takes them too. */
+const TrackerSettingsSchema = Type.Object({
+  /** History rows are flushed at this many rows or after TRACKER_FLUSH_MS. */
+  TRACKER_FLUSH_ROWS: Type.Integer({ minimum: 1, maximum: 1_000_000, default: 20_000 }),
+  TRACKER_FLUSH_MS: Type.Integer({ minimum: 1, maximum: 60_000, default: 1000 }),
+  TRACKER_PARTITIONS_CONCURRENTLY: Type.Integer({ minimum: 1, maximum: 256, default: 12 }),
+  /** How often the device cache picks up added, edited and removed devices. */
+  TRACKER_DEVICE_SYNC_MS: Type.Integer({ minimum: 100, maximum: 600_000, default: 2000 }),
+  /** Most devices whose live state the tracker keeps in memory between batches rather than reading it back from the live store. */
+  TRACKER_KEPT_STATES: Type.Integer({ minimum: 0, maximum: 10_000_000, default: 100_000 }),
+});
+
+export const TrackerEnvSchema = Type.Composite([InfraEnvSchema, TrackerSettingsSchema, ConsumerHealthEnvSchema]);
 export type TrackerEnv = Static<typeof TrackerEnvSchema>;
 
-export const RulesEnvSchema = InfraEnvSchema;
+export const RulesEnvSchema = Type.Composite([InfraEnvSchema, ConsumerHealthEnvSchema]);
 export type RulesEnv = Static<typeof RulesEnvSchema>;
 
 /**
@@ -93,7 +103,7 @@ export const ApiEnvSchema = Type.Composite([
 export type ApiEnv = Static<typeof ApiEnvSchema>;
 
 /** All four apps in one process: the union of their settings, served on one port. */
-export const StandaloneEnvSchema = Type.Composite([IngestEnvSchema, TrackerEnvSchema, ApiEnvSchema, Type.Object({ PORT: Port(8080) })]);
+export const StandaloneEnvSchema = Type.Composite([IngestEnvSchema, TrackerSettingsSchema, ApiEnvSchema, Type.Object({ PORT: Port(8080) })]);
 export type StandaloneEnv = Static<typeof StandaloneEnvSchema>;
 
 /** The bus settings in the shape `createBus` takes (its clientId, logger and onFatal are the app's). */
@@ -112,8 +122,13 @@ export function historySettings(env: InfraEnv): { clickhouseUrl?: string; clickh
   };
 }
 
+/** Where a consumer app's health endpoint listens, in the shape `serveHealth` takes; undefined when it has none. */
+export function healthSettings(env: Static<typeof ConsumerHealthEnvSchema>): { host: string; port: number } | undefined {
+  return env.HEALTH_PORT === undefined ? undefined : { host: env.HEALTH_HOST, port: env.HEALTH_PORT };
+}
+
 /** The tracker's tuning in the shape `startTracker` takes. */
-export function trackerSettings(env: TrackerEnv): { flushRows: number; flushMs: number; partitionsConcurrently: number; deviceSyncMs: number; keptStates: number } {
+export function trackerSettings(env: Static<typeof TrackerSettingsSchema>): { flushRows: number; flushMs: number; partitionsConcurrently: number; deviceSyncMs: number; keptStates: number } {
   return {
     keptStates: env.TRACKER_KEPT_STATES,
     flushRows: env.TRACKER_FLUSH_ROWS,

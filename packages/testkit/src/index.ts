@@ -7,3 +7,4 @@ export * from "./clickhouse.js";
 export * from "./private-broker.js";
 export * from "./swagger-ui.js";
 export * from "./smtp.js";
+export * from "./net.js";

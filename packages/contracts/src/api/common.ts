@@ -14,6 +14,9 @@ export const FailureResponses = {
   422: Type.Object({ status: StatusFail, errors: Type.Record(Type.String(), Type.String()) }, { description: "Validation errors by field" }),
 } as const;
 
+/** `GET /health` of every app (`/api/health` for the API): 200 while the process serves. */
+export const HealthResponseSchema = Type.Object({ status: StatusOk });
+
 /** `{id, value}` option lists, as the vendor's *_data endpoints return them. */
 export const IdValue = <T extends TSchema>(id: T) => Type.Object({ id, value: Type.String() });
 

@@ -1,0 +1,48 @@
+/**
+ * The rules service's /health (HEALTH_PORT), on its entry point as an operator starts it:
+ * 503 while it starts, 200 once it consumes, and a clean exit on SIGTERM. It serves no
+ * other HTTP, so this is what a container's health check asks.
+ */
+import { spawn, type ChildProcess } from "node:child_process";
+import { fileURLToPath } from "node:url";
+import { afterEach, describe, expect, it } from "vitest";
+import { freePort, hasService, serviceUrls, silentServer, waitForHealth } from "@fleet/testkit";
+
+const repoRoot = fileURLToPath(new URL("../../../", import.meta.url));
+const server = fileURLToPath(new URL("../src/server.ts", import.meta.url));
+
+let child: ChildProcess | undefined;
+afterEach(() => {
+  if (child?.exitCode === null) child.kill("SIGKILL");
+  child = undefined;
+});
+
+async function start(kafkaBrokers: string): Promise<string> {
+  const port = await freePort();
+  child = spawn(process.execPath, ["--conditions=@fleet/source", "--import", "tsx", server], {
+    cwd: repoRoot,
+    env: { ...process.env, KAFKA_BROKERS: kafkaBrokers, HEALTH_PORT: String(port), LOG_LEVEL: "silent" },
+    stdio: "ignore",
+  });
+  return `http://127.0.0.1:${port}/health`;
+}
+
+describe("the rules service's /health", () => {
+  it("answers 503 while the service cannot reach its broker yet", async () => {
+    const broker = await silentServer();
+    try {
+      const url = await start(broker.hostPort);
+      expect(await waitForHealth(url, 503, { exited: () => child?.exitCode !== null })).toEqual({ status: 0, error: "The rules service is starting." });
+    } finally {
+      await broker.close();
+    }
+  }, 90_000);
+
+  it.runIf(hasService("kafka"))("answers 200 once it consumes, and the process ends on SIGTERM", async () => {
+    const url = await start(serviceUrls.kafka);
+    expect(await waitForHealth(url, 200, { exited: () => child?.exitCode !== null })).toEqual({ status: 1 });
+    const exited = new Promise<number | null>((resolve) => child!.once("exit", (code) => resolve(code)));
+    child!.kill("SIGTERM");
+    expect(await exited).toBe(0);
+  }, 90_000);
+});
