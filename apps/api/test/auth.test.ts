@@ -24,7 +24,7 @@ describeApi("auth", (h) => {
     });
 
     it("lets the bootstrap administrator log in, and creates it only once", async () => {
-      expect(await ensureAdmin(h.db, ADMIN.email, "another-password")).toBe(false);
+      expect(await ensureAdmin(h.db, ADMIN.email, "another-password")).toEqual({ created: false });
       const res = await h.post("/login", { body: { email: ADMIN.email, password: ADMIN.password } });
       expect(ok(res, LoginResponseSchema).user_api_hash).toBe(h.admin.hash);
       wrongCredentials(await h.post("/login", { body: { email: ADMIN.email, password: "another-password" } }));
