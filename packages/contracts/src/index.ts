@@ -8,3 +8,4 @@ export * from "./errors.js";
 export * from "./text.js";
 export * from "./api/index.js";
 export * from "./alert-types.js";
+export * from "./user-time/index.js";

@@ -59,19 +59,21 @@ export const weekdayOptions = Object.fromEntries(weekdayIds.map((id) => [id, cap
 export const weekPosOptions = { first: "First", last: "Last" };
 
 /**
- * Countries whose daylight-saving rule `dst_type: automatic` can follow. The rule texts
- * fix what each id means for the code that will apply DST (none does yet); ids are stable.
+ * Countries whose daylight-saving rule `dst_type: automatic` can follow; ids are stable. The
+ * rule texts say what each id means; the clock (user-time/dst.ts) follows `zone`, a zone of
+ * the country whose switches the runtime's time-zone database knows, switching at the same
+ * UTC instant (`utc`) or at the same hour of the account's own standard clock (`local`).
  */
 export const dstCountries = [
-  { id: 1, value: "Australia (ACT, NSW, SA, Tasmania, Victoria)", rule: "first Sunday of October 02:00 local to first Sunday of April 03:00 local" },
-  { id: 2, value: "Canada", rule: "second Sunday of March 02:00 local to first Sunday of November 02:00 local" },
-  { id: 3, value: "European Union", rule: "last Sunday of March 01:00 UTC to last Sunday of October 01:00 UTC" },
-  { id: 4, value: "Israel", rule: "Friday before the last Sunday of March 02:00 local to last Sunday of October 02:00 local" },
-  { id: 5, value: "New Zealand", rule: "last Sunday of September 02:00 local to first Sunday of April 03:00 local" },
-  { id: 6, value: "Norway", rule: "last Sunday of March 01:00 UTC to last Sunday of October 01:00 UTC" },
-  { id: 7, value: "Switzerland", rule: "last Sunday of March 01:00 UTC to last Sunday of October 01:00 UTC" },
-  { id: 8, value: "United Kingdom", rule: "last Sunday of March 01:00 UTC to last Sunday of October 01:00 UTC" },
-  { id: 9, value: "United States", rule: "second Sunday of March 02:00 local to first Sunday of November 02:00 local" },
+  { id: 1, value: "Australia (ACT, NSW, SA, Tasmania, Victoria)", rule: "first Sunday of October 02:00 local to first Sunday of April 03:00 local", zone: "Australia/Sydney", switchesAt: "local" },
+  { id: 2, value: "Canada", rule: "second Sunday of March 02:00 local to first Sunday of November 02:00 local", zone: "America/Toronto", switchesAt: "local" },
+  { id: 3, value: "European Union", rule: "last Sunday of March 01:00 UTC to last Sunday of October 01:00 UTC", zone: "Europe/Brussels", switchesAt: "utc" },
+  { id: 4, value: "Israel", rule: "Friday before the last Sunday of March 02:00 local to last Sunday of October 02:00 local", zone: "Asia/Jerusalem", switchesAt: "local" },
+  { id: 5, value: "New Zealand", rule: "last Sunday of September 02:00 local to first Sunday of April 03:00 local", zone: "Pacific/Auckland", switchesAt: "local" },
+  { id: 6, value: "Norway", rule: "last Sunday of March 01:00 UTC to last Sunday of October 01:00 UTC", zone: "Europe/Oslo", switchesAt: "utc" },
+  { id: 7, value: "Switzerland", rule: "last Sunday of March 01:00 UTC to last Sunday of October 01:00 UTC", zone: "Europe/Zurich", switchesAt: "utc" },
+  { id: 8, value: "United Kingdom", rule: "last Sunday of March 01:00 UTC to last Sunday of October 01:00 UTC", zone: "Europe/London", switchesAt: "utc" },
+  { id: 9, value: "United States", rule: "second Sunday of March 02:00 local to first Sunday of November 02:00 local", zone: "America/New_York", switchesAt: "local" },
 ] as const;
 export const dstCountryIds = new Set<number>(dstCountries.map((c) => c.id));
 
