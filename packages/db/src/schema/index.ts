@@ -12,3 +12,4 @@ export * from "./commands.js";
 export * from "./tasks.js";
 export * from "./reports.js";
 export * from "./password-resets.js";
+export * from "./events.js";
