@@ -1,0 +1,3 @@
+export * from "./types.js";
+export { orderedFixes, stepDistances } from "./track.js";
+export { segmentTrack } from "./segment.js";

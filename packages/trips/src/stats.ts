@@ -1,0 +1,124 @@
+import type { HistoryRow } from "@fleet/contracts";
+import type { GroupStats, SegmentOptions } from "./types.js";
+
+/**
+ * A track's per-fix and per-step facts, worked out once so that each group's sums are
+ * plain additions over its range. Step `k` is the time from fix `k - 1` to fix `k`.
+ */
+export interface TrackFacts {
+  points: readonly HistoryRow[];
+  stepKm: readonly number[];
+  moving: readonly boolean[];
+  /** Whether step k was spent standing: neither end moving, or a gap with no data longer than a stop. */
+  still: readonly boolean[];
+  /** ms of engine time in step k. */
+  engineMs: readonly number[];
+  /** Fuel used in step k (negative for a small rise, which cancels sensor noise); 0 without a fuel sensor. */
+  fuelUsed: readonly number[];
+  /** The driver card in effect at each fix (the last one read up to it). */
+  driverKey: readonly (string | null)[];
+}
+
+/** Engine ms per step: the engine-hours sensor's difference where both ends read, else the step when the engine ran at both ends (as the tracker counts engine time). */
+function engineSteps(points: readonly HistoryRow[], hoursAt: SegmentOptions["engineHoursAt"]): number[] {
+  const hours = hoursAt ? points.map(hoursAt) : undefined;
+  const out = new Array<number>(points.length).fill(0);
+  for (let k = 1; k < points.length; k++) {
+    const dt = points[k]!.fixTime - points[k - 1]!.fixTime;
+    const a = hours?.[k - 1];
+    const b = hours?.[k];
+    // A counter that jumps more than the time passed (a reset, a wrong reading) counts the time passed at most.
+    if (a !== undefined && a !== null && b !== undefined && b !== null) out[k] = Math.min(dt, Math.max(0, (b - a) * 3_600_000));
+    else if (points[k - 1]!.engineOn && points[k]!.engineOn) out[k] = dt;
+  }
+  return out;
+}
+
+/**
+ * Fuel used per step from the level sensor: a drop is fuel used; a rise of at least
+ * `minFilling` is a filling and not counted; a smaller rise is sensor noise and is taken
+ * back from the drops, so a level wobbling about a value uses nothing. A fix without a
+ * reading keeps the last level.
+ */
+function fuelSteps(points: readonly HistoryRow[], fuel: SegmentOptions["fuel"]): number[] {
+  const out = new Array<number>(points.length).fill(0);
+  if (!fuel) return out;
+  let level: number | null = null;
+  for (let k = 0; k < points.length; k++) {
+    const now = fuel.levelAt(points[k]!);
+    if (now === null) continue;
+    if (level !== null) {
+      const drop = level - now;
+      out[k] = drop < 0 && -drop >= fuel.minFilling ? 0 : drop;
+    }
+    level = now;
+  }
+  return out;
+}
+
+function driverKeys(points: readonly HistoryRow[], keyAt: SegmentOptions["driverKeyAt"]): (string | null)[] {
+  const out = new Array<string | null>(points.length).fill(null);
+  if (!keyAt) return out;
+  let current: string | null = null;
+  for (let i = 0; i < points.length; i++) {
+    current = keyAt(points[i]!) ?? current;
+    out[i] = current;
+  }
+  return out;
+}
+
+export function trackFacts(points: readonly HistoryRow[], stepKm: readonly number[], moving: readonly boolean[], minStopMs: number, opts: SegmentOptions): TrackFacts {
+  const still = new Array<boolean>(points.length).fill(false);
+  for (let k = 1; k < points.length; k++) {
+    still[k] = points[k]!.fixTime - points[k - 1]!.fixTime > minStopMs || (!moving[k - 1] && !moving[k]);
+  }
+  return {
+    points,
+    stepKm,
+    moving,
+    still,
+    engineMs: engineSteps(points, opts.engineHoursAt),
+    fuelUsed: fuelSteps(points, opts.fuel),
+    driverKey: driverKeys(points, opts.driverKeyAt),
+  };
+}
+
+/**
+ * The sums of the fixes `first..last` and the steps between them. A stop's top speed
+ * counts only its standing fixes: a stop found in a gap with no data starts and ends at
+ * the moving fixes around the gap.
+ */
+export function groupStats(t: TrackFacts, first: number, last: number, stop: boolean): GroupStats {
+  const startMs = t.points[first]!.fixTime;
+  const endMs = t.points[last]!.fixTime;
+  let distanceKm = 0;
+  let topSpeedKmh = 0;
+  let engineWorkMs = 0;
+  let engineIdleMs = 0;
+  let fuel = 0;
+  let driverKey: string | null = null;
+  for (let i = first; i <= last; i++) {
+    const p = t.points[i]!;
+    if ((!stop || !t.moving[i]) && p.speedKmh > topSpeedKmh) topSpeedKmh = p.speedKmh;
+    driverKey ??= t.driverKey[i]!;
+    if (i === first) continue;
+    distanceKm += t.stepKm[i]!;
+    if (t.still[i]) engineIdleMs += t.engineMs[i]!;
+    else engineWorkMs += t.engineMs[i]!;
+    fuel += t.fuelUsed[i]!;
+  }
+  const durationMs = endMs - startMs;
+  return {
+    startMs,
+    endMs,
+    durationMs,
+    distanceKm,
+    topSpeedKmh,
+    averageSpeedKmh: durationMs > 0 ? distanceKm / (durationMs / 3_600_000) : 0,
+    engineWorkMs,
+    engineIdleMs,
+    engineHoursMs: engineWorkMs + engineIdleMs,
+    fuelConsumed: Math.max(0, fuel),
+    driverKey,
+  };
+}
