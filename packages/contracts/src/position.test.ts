@@ -1,6 +1,6 @@
 import { TypeCompiler } from "@sinclair/typebox/compiler";
 import { describe, expect, it } from "vitest";
-import { RawPositionSchema, type RawPosition } from "./position.js";
+import { RawPositionSchema, rfidOf, type RawPosition } from "./position.js";
 
 /** How the tracker checks a message from positions.raw. */
 const check = TypeCompiler.Compile(RawPositionSchema);
@@ -35,5 +35,22 @@ describe("RawPositionSchema, compiled as the tracker compiles it", () => {
     ["a NUL in the protocol", { protocol: "osm\u0000and" }],
   ])("refuses %s", (_name, patch) => {
     expect(check.Check({ ...raw, ...patch })).toBe(false);
+  });
+});
+
+describe("rfidOf", () => {
+  it("reads rfid, then Traccar's driveruniqueid, trimmed and lower-cased", () => {
+    expect(rfidOf({ rfid: " AB12Cd " })).toBe("ab12cd");
+    expect(rfidOf({ driveruniqueid: "00FF" })).toBe("00ff");
+    expect(rfidOf({ rfid: "first", driveruniqueid: "second" })).toBe("first");
+    expect(rfidOf({ rfid: 123456 })).toBe("123456");
+  });
+
+  it("finds none in empty, blank or boolean values", () => {
+    expect(rfidOf({})).toBeUndefined();
+    expect(rfidOf({ rfid: "" })).toBeUndefined();
+    expect(rfidOf({ rfid: "   " })).toBeUndefined();
+    expect(rfidOf({ rfid: true })).toBeUndefined();
+    expect(rfidOf({ rfid: "", driveruniqueid: "x1" })).toBe("x1");
   });
 });

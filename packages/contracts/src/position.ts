@@ -19,6 +19,21 @@ export function knownAttribute(attributes: Attributes, key: KnownAttribute): Att
 }
 
 /**
+ * The driver card (RFID) a position carries, trimmed and lower-cased so matching is
+ * case-insensitive; undefined when it carries none. Traccar names it `driverUniqueId`.
+ * The tracker switches drivers by it and history names each group's driver by it.
+ */
+export function rfidOf(attributes: Attributes): string | undefined {
+  for (const key of ["rfid", "driveruniqueid"] as const) {
+    const v = knownAttribute(attributes, key);
+    if (typeof v !== "string" && typeof v !== "number") continue;
+    const rfid = String(v).trim().toLowerCase();
+    if (rfid !== "") return rfid;
+  }
+  return undefined;
+}
+
+/**
  * The times a position may carry: from 2000 (ingest refuses earlier fixes, most likely
  * seconds sent as milliseconds) to 2100. Ingest also refuses fixes more than a day ahead;
  * the bus contract cannot know "now", but a bound keeps a time no store or date can hold

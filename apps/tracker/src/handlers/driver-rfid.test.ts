@@ -1,7 +1,7 @@
 import { describe, expect, it } from "vitest";
 import type { Attributes, EnrichedPosition } from "@fleet/contracts";
 import type { DriverSwitch, RfidSighting } from "@fleet/db";
-import { DriverRfid, newestSightings, rfidOf } from "./driver-rfid.js";
+import { DriverRfid, newestSightings } from "./driver-rfid.js";
 
 function position(deviceId: number, fixTime: number, attributes: Attributes, latest = true): EnrichedPosition {
   return {
@@ -38,23 +38,6 @@ function harness(switches: (s: readonly RfidSighting[]) => DriverSwitch[] = () =
   );
   return { rfid, calls, marked, advance: (ms: number) => (clock += ms) };
 }
-
-describe("rfidOf", () => {
-  it("reads rfid, then Traccar's driveruniqueid, trimmed and lower-cased", () => {
-    expect(rfidOf({ rfid: " AB12Cd " })).toBe("ab12cd");
-    expect(rfidOf({ driveruniqueid: "00FF" })).toBe("00ff");
-    expect(rfidOf({ rfid: "first", driveruniqueid: "second" })).toBe("first");
-    expect(rfidOf({ rfid: 123456 })).toBe("123456");
-  });
-
-  it("finds none in empty, blank or boolean values", () => {
-    expect(rfidOf({})).toBeUndefined();
-    expect(rfidOf({ rfid: "" })).toBeUndefined();
-    expect(rfidOf({ rfid: "   " })).toBeUndefined();
-    expect(rfidOf({ rfid: true })).toBeUndefined();
-    expect(rfidOf({ rfid: "", driveruniqueid: "x1" })).toBe("x1");
-  });
-});
 
 describe("newestSightings", () => {
   it("keeps the newest RFID per device among its latest positions", () => {

@@ -1,23 +1,9 @@
-import { knownAttribute, type Attributes, type EnrichedPosition } from "@fleet/contracts";
+import { rfidOf, type EnrichedPosition } from "@fleet/contracts";
 import type { DriverSwitch, RfidSighting } from "@fleet/db";
 import type { LiveStore } from "@fleet/live";
 
 /** Makes the drivers whose RFIDs were read current on their devices; returns the pivots that changed. */
 export type AssignDrivers = (sightings: readonly RfidSighting[]) => Promise<DriverSwitch[]>;
-
-/**
- * The RFID (driver card) a position carries, trimmed and lower-cased so matching is
- * case-insensitive; undefined when it carries none. Traccar names it `driverUniqueId`.
- */
-export function rfidOf(attributes: Attributes): string | undefined {
-  for (const key of ["rfid", "driveruniqueid"] as const) {
-    const v = knownAttribute(attributes, key);
-    if (typeof v !== "string" && typeof v !== "number") continue;
-    const rfid = String(v).trim().toLowerCase();
-    if (rfid !== "") return rfid;
-  }
-  return undefined;
-}
 
 const newer = (a: RfidSighting, b: RfidSighting) => a.fixTime > b.fixTime;
 
