@@ -4,3 +4,5 @@ export { createClickHouseHistory, clickHouseHistoryOverClient, type ClickHouseHi
 export { createHistory, type HistoryConfig } from "./create.js";
 export { migrations, type Migration } from "./migrations.js";
 export type { RestoreDevice } from "./last-states.js";
+export type { MinuteCount, PositionRange } from "./pages.js";
+export { historyPager, type HistoryPage, type HistoryPager, type HistoryPagerOptions } from "./pager.js";

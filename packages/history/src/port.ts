@@ -1,5 +1,6 @@
 import type { HistoryRow, LiveState } from "@fleet/contracts";
 import type { RestoreDevice } from "./last-states.js";
+import type { MinuteCount, PositionRange } from "./pages.js";
 
 export interface HistoryQuery {
   deviceId: number;
@@ -31,6 +32,10 @@ export interface HistoryStore {
    * it. Devices with no stored position are absent. Reads the devices' whole history.
    */
   lastStates(devices: readonly RestoreDevice[]): Promise<Map<number, LiveState>>;
+  /** Rows per minute of a range, each row once, for the non-empty minutes in time order: the pager's index. */
+  minuteCounts(range: PositionRange): Promise<MinuteCount[]>;
+  /** Rows stored in a range before replays collapse: cheap, and changes with every insert, delete and merge there. */
+  storedCount(range: PositionRange): Promise<number>;
   /** Deletes the given position ids of the given devices; returns nothing. */
   deletePositions(deviceIds: readonly number[], ids: readonly number[]): Promise<void>;
   close(): Promise<void>;

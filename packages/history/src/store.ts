@@ -2,6 +2,7 @@ import type { HistoryRow } from "@fleet/contracts";
 import type { HistoryDriver, QueryParams } from "./driver.js";
 import { lastStates } from "./last-states.js";
 import { migrations as allMigrations, type Migration } from "./migrations.js";
+import { minuteCounts, storedCount } from "./pages.js";
 import type { HistoryQuery, HistoryStore } from "./port.js";
 import { fromSelectRecord, POSITION_COLUMNS, SELECT_POSITION_COLUMNS, toInsertTuples, toSafeNumber, type PositionSelectRecord } from "./rows.js";
 
@@ -139,6 +140,8 @@ export function historyStoreOver(driver: HistoryDriver, db: string): HistoryStor
     count: (filter) => countPositions(driver, db, filter),
     previous: (deviceId, before) => previousPosition(driver, db, deviceId, before),
     lastStates: (devices) => lastStates(driver, db, devices),
+    minuteCounts: (range) => minuteCounts(driver, db, range),
+    storedCount: (range) => storedCount(driver, db, range),
     deletePositions: (deviceIds, ids) => deletePositions(driver, db, deviceIds, ids),
     close: () => driver.close(),
   };
