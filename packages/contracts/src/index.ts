@@ -9,3 +9,4 @@ export * from "./text.js";
 export * from "./api/index.js";
 export * from "./alert-types.js";
 export * from "./user-time/index.js";
+export * from "./event-types.js";
