@@ -121,6 +121,36 @@ function liveContract(name: string, make: () => Promise<Harness>) {
       expect((await h.store.recordsChangedSince(10, now)).deviceIds).toEqual([]);
     });
 
+    it("markEvents marks the device changed (not its record) and each event once, per user", async () => {
+      const { now: before } = await h.store.changedSince(10, 0);
+      await h.store.markEvents([
+        { userId: 10, deviceId: 3, eventIds: [101, 102] },
+        { userId: 20, deviceId: 3, eventIds: [201] },
+      ]);
+      expect((await h.store.changedSince(10, before)).deviceIds).toEqual([3]);
+      expect((await h.store.recordsChangedSince(10, 0)).deviceIds).toEqual([]);
+      await sleep(5);
+      const { now } = await h.store.changedSince(10, 0);
+      expect((await h.store.eventsMarked(10, before, now)).sort()).toEqual([101, 102]);
+      expect(await h.store.eventsMarked(20, before, now)).toEqual([201]);
+      expect(await h.store.eventsMarked(30, before, now)).toEqual([]);
+      // Windows that meet list each event once: [before, now) had them all, [now, …) has none.
+      expect(await h.store.eventsMarked(10, now, now + 60_000)).toEqual([]);
+    });
+
+    it("eventsMarked leaves out events marked at its end, for the window that starts there", async () => {
+      await h.store.markEvents([{ userId: 10, deviceId: 3, eventIds: [7] }]);
+      await sleep(5);
+      const { now } = await h.store.changedSince(10, 0);
+      const [marked] = await h.store.eventsMarked(10, 0, now);
+      expect(marked).toBe(7);
+      await h.store.markEvents([{ userId: 10, deviceId: 3, eventIds: [8] }]);
+      await sleep(5);
+      const { now: later } = await h.store.changedSince(10, 0);
+      const split = [...(await h.store.eventsMarked(10, 0, now)), ...(await h.store.eventsMarked(10, now, later))];
+      expect(split).toEqual([7, 8]);
+    });
+
     it("lists a device that went offline since, once, and again when it comes back", async () => {
       const offlineAfterMs = 300;
       const { now: start } = await h.store.changedSince(10, 0);
@@ -276,6 +306,14 @@ describe.runIf(hasService("redis"))("redis", () => {
       expect((await store.getStates([1])).get(1)).toEqual(next);
     });
 
+    it("keeps the event index per user and trims it like the others", async () => {
+      const key = `${t.keyPrefix}live:evt:10`;
+      await raw.zadd(key, Date.now() - 25 * 3600_000, "70");
+      await store.markEvents([{ userId: 10, deviceId: 8, eventIds: [71, 72] }]);
+      expect((await raw.zrange(key, 0, -1)).sort()).toEqual(["71", "72"]);
+      expect(await raw.pttl(key)).toBeGreaterThan(0);
+    });
+
     it("trims index entries older than 24 h on write", async () => {
       const key = `${t.keyPrefix}live:chg:10`;
       await raw.zadd(key, Date.now() - 25 * 3600_000, "7");
@@ -320,12 +358,14 @@ describe("memory store snapshot", () => {
       await sleep(5);
       await first.putStates([{ state: state(6), userIds: [1] }]);
       await first.markChanged([{ deviceId: 7, userIds: [1, 2] }]);
+      await first.markEvents([{ userId: 1, deviceId: 6, eventIds: [60] }]);
       await first.close();
 
       const second = createMemoryLive({ snapshotPath });
       expect((await second.changedSince(1, polledAt + 1)).deviceIds.sort()).toEqual([6, 7]);
       expect((await second.changedSince(2, 0)).deviceIds).toEqual([7]);
       expect((await second.recordsChangedSince(1, 0)).deviceIds).toEqual([7]);
+      expect(await second.eventsMarked(1, polledAt + 1, Number.MAX_SAFE_INTEGER)).toEqual([60]);
       // The clock goes on from where it was: a change now is stamped after every kept one.
       const { now } = await second.changedSince(1, 0);
       expect(now).toBeGreaterThan(polledAt);

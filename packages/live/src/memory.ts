@@ -27,6 +27,8 @@ interface Snapshot {
   changes: IndexEntries;
   records?: IndexEntries;
   seen?: IndexEntries;
+  /** userId → [eventId, time ms][]: the event index. */
+  events?: IndexEntries;
   /** The store's clock at the save: a restarted store never stamps earlier. */
   clock: number;
 }
@@ -40,7 +42,7 @@ function loadSnapshot(path: string): Snapshot {
   }
 }
 
-/** userId → (deviceId → time ms): one of the store's per-user indexes. */
+/** userId → (deviceId or, for the event index, eventId → time ms): one of the store's per-user indexes. */
 class UserIndex {
   readonly byUser: Map<number, Map<number, number>>;
   constructor(entries: IndexEntries = []) {
@@ -82,6 +84,7 @@ export function createMemoryLive(options: MemoryLiveOptions = {}): LiveStore {
   const changes = new UserIndex(loaded?.changes);
   const records = new UserIndex(loaded?.records);
   const seen = new UserIndex(loaded?.seen);
+  const events = new UserIndex(loaded?.events);
   let last = loaded?.clock ?? 0;
   let dirty = false;
   /**
@@ -91,7 +94,7 @@ export function createMemoryLive(options: MemoryLiveOptions = {}): LiveStore {
   const snapshotText = () => {
     const parts: string[] = [];
     for (const [id, json] of states) parts.push(`[${id},${json}]`);
-    const indexes = JSON.stringify({ changes: changes.entries(), records: records.entries(), seen: seen.entries(), clock: last });
+    const indexes = JSON.stringify({ changes: changes.entries(), records: records.entries(), seen: seen.entries(), events: events.entries(), clock: last });
     return `{"states":[${parts.join(",")}],${indexes.slice(1)}`;
   };
   // Write then rename, so a crash mid-write leaves the previous snapshot whole: states and indexes together.
@@ -174,6 +177,19 @@ export function createMemoryLive(options: MemoryLiveOptions = {}): LiveStore {
     },
     async recordsChangedSince(userId, sinceMs) {
       return read(records, userId, sinceMs);
+    },
+    async markEvents(entries) {
+      const now = clock();
+      for (const { userId, deviceId, eventIds } of entries) {
+        dirty = true;
+        changes.set(deviceId, [userId], now);
+        for (const id of eventIds) events.set(id, [userId], now);
+      }
+    },
+    async eventsMarked(userId, fromMs, toMs) {
+      const ids = new Set<number>();
+      events.between(userId, fromMs, toMs - 1, clock() - CHANGE_RETENTION_MS, ids);
+      return [...ids];
     },
     async deleteStates(deviceIds) {
       // Index entries stay, as in Redis; readers skip ids without a state.

@@ -12,6 +12,13 @@ export interface DeviceUsers {
   userIds: readonly number[];
 }
 
+/** Events just recorded for a user on one device, by id. */
+export interface DeviceEvents {
+  userId: number;
+  deviceId: number;
+  eventIds: readonly number[];
+}
+
 /** Device ids and the store's clock at the moment of the read. */
 export interface ChangedIds {
   deviceIds: number[];
@@ -26,7 +33,9 @@ export interface ChangedIds {
  * - the change index: when each device last changed in any way a client sees;
  * - the record index: when each device's record (or sensors, services, driver, the
  *   user's view of it) last changed, so a cache of records stays correct across processes;
- * - the seen index: each device's last `serverTime`, an index by the time it goes offline.
+ * - the seen index: each device's last `serverTime`, an index by the time it goes offline;
+ * - the event index: the ids of the user's newly recorded events, by when they were marked,
+ *   so a poll lists each event once and reads the events store only when there are some.
  *
  * Redis in production, memory when REDIS_URL is unset. Every stamp comes from the store's
  * own clock, so every writer and reader shares one.
@@ -64,6 +73,18 @@ export interface LiveStore {
   changedSince(userId: number, sinceMs: number, offlineAfterMs?: number): Promise<ChangedIds>;
   /** Devices of `userId` whose records were marked changed at or after `sinceMs` (same retention). */
   recordsChangedSince(userId: number, sinceMs: number): Promise<ChangedIds>;
+  /**
+   * Marks events recorded (after their rows committed): each device changed for the
+   * event's user (in the change index only: its record did not change) and each event id
+   * in the user's event index.
+   */
+  markEvents(entries: readonly DeviceEvents[]): Promise<void>;
+  /**
+   * Ids of `userId`'s events marked within [fromMs, toMs), same retention. A reader that
+   * asks from where its previous read ended gets each event once; marks land after their
+   * rows committed, so an id read here is in the events store.
+   */
+  eventsMarked(userId: number, fromMs: number, toMs: number): Promise<number[]>;
   deleteStates(deviceIds: readonly number[]): Promise<void>;
   close(): Promise<void>;
 }

@@ -13,6 +13,7 @@ const deviceKey = (deviceId: number) => `live:dev:${deviceId}`;
 const changeKey = (userId: number) => `live:chg:${userId}`;
 const recordKey = (userId: number) => `live:rec:${userId}`;
 const seenKey = (userId: number) => `live:seen:${userId}`;
+const eventKey = (userId: number) => `live:evt:${userId}`;
 
 /** Most devices one script writes or reads: a script blocks Redis while it runs. */
 const CHUNK = 1000;
@@ -120,6 +121,21 @@ ${STAMP}
 for i = 1, #KEYS do stamp_in(KEYS[i], ARGV[1], ARGV[2]) end
 return now`;
 
+/** KEYS: the user's change index and event index; ARGV deviceId, retention ms, then the event ids. */
+const MARK_EVENTS_LUA = `${NOW_MS}
+${STAMP}
+${CHUNKED}
+stamp_in(KEYS[1], ARGV[1], ARGV[2])
+local stamped = {}
+for i = 3, #ARGV do
+  stamped[#stamped + 1] = stamp
+  stamped[#stamped + 1] = ARGV[i]
+end
+chunked('ZADD', KEYS[2], stamped)
+redis.call('ZREMRANGEBYSCORE', KEYS[2], '-inf', '(' .. string.format('%d', now - tonumber(ARGV[2])))
+redis.call('PEXPIRE', KEYS[2], ARGV[2])
+return now`;
+
 /** KEYS[1] device key, then each user's seen index; ARGV deviceId, stateArg, retention ms, serverTime. Indexes only what it wrote. */
 const RESTORE_LUA = `${WRITE_TAIL}
 if redis.call('EXISTS', KEYS[1]) == 0 then
@@ -170,7 +186,13 @@ type WriteFn<R> = (numKeys: number, ...keysAndArgs: (Buffer | string | number)[]
 type Scripted = Redis & {
   liveChanged(key: string, seen: string, since: string, offlineAfter: string): Promise<[number, string[], string[]]>;
 };
-type ScriptedPipeline = ChainableCommander & { liveGet: WriteFn<ChainableCommander>; livePut: WriteFn<ChainableCommander>; liveMark: WriteFn<ChainableCommander>; liveRestore: WriteFn<ChainableCommander> };
+type ScriptedPipeline = ChainableCommander & {
+  liveGet: WriteFn<ChainableCommander>;
+  livePut: WriteFn<ChainableCommander>;
+  liveMark: WriteFn<ChainableCommander>;
+  liveMarkEvents: WriteFn<ChainableCommander>;
+  liveRestore: WriteFn<ChainableCommander>;
+};
 
 export function createRedisLive(options: RedisLiveOptions): LiveStore {
   const keyPrefix = options.keyPrefix ?? "";
@@ -179,6 +201,7 @@ export function createRedisLive(options: RedisLiveOptions): LiveStore {
   redis.defineCommand("liveGet", { lua: GET_LUA });
   redis.defineCommand("livePut", { lua: PUT_LUA });
   redis.defineCommand("liveMark", { lua: MARK_LUA });
+  redis.defineCommand("liveMarkEvents", { lua: MARK_EVENTS_LUA });
   redis.defineCommand("liveRestore", { lua: RESTORE_LUA });
   redis.defineCommand("liveChanged", { numberOfKeys: 2, lua: CHANGED_LUA });
 
@@ -269,6 +292,14 @@ export function createRedisLive(options: RedisLiveOptions): LiveStore {
     },
     recordsChangedSince(userId, sinceMs) {
       return read(recordKey(userId), userId, sinceMs);
+    },
+    async markEvents(entries) {
+      await pipelined(entries, (p, { userId, deviceId, eventIds }) => p.liveMarkEvents(2, changeKey(userId), eventKey(userId), deviceId, CHANGE_RETENTION_MS, ...eventIds));
+    },
+    async eventsMarked(userId, fromMs, toMs) {
+      // Entries older than the retention are trimmed by the writes.
+      const ids = await redis.zrangebyscore(eventKey(userId), fromMs, `(${toMs}`);
+      return ids.map(Number);
     },
     async deleteStates(deviceIds) {
       // Index members stay until trimmed: readers already skip ids without a state
