@@ -36,6 +36,34 @@ export async function announceChanged(db: Db, changed: readonly DeviceOwners[]):
   if (listener && worth.length > 0) await listener(worth);
 }
 
+/** Events a write just recorded for a user on one device, by id. */
+export interface RecordedEvents {
+  userId: number;
+  deviceId: number;
+  eventIds: number[];
+}
+
+export type EventsListener = (recorded: readonly RecordedEvents[]) => Promise<void>;
+
+const eventListeners = new WeakMap<Db, EventsListener>();
+
+/**
+ * The one listener for `db`'s committed events (the API and the rules service mark the
+ * live store's event index with it, so the next get_devices_latest poll lists them);
+ * registering again replaces it. Apart from device changes: an event does not change the
+ * device's record, so a cache of records must not be refreshed for it.
+ */
+export function onEventsRecorded(db: Db, listener: EventsListener): void {
+  eventListeners.set(db, listener);
+}
+
+/** Tells `db`'s listener that these events were recorded: after their transaction committed, as announceChanged. */
+export async function announceEvents(db: Db, recorded: readonly RecordedEvents[]): Promise<void> {
+  const listener = eventListeners.get(db);
+  const worth = recorded.filter((r) => r.eventIds.length > 0);
+  if (listener && worth.length > 0) await listener(worth);
+}
+
 /** Every user who sees each device (owners and shares), in device order. */
 export async function ownersOf(q: Queryable, deviceIds: readonly number[]): Promise<DeviceOwners[]> {
   const ids = [...new Set(deviceIds)];

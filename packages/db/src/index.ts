@@ -27,3 +27,4 @@ export * from "./queries/templates.js";
 export * from "./queries/commands.js";
 export * from "./queries/tasks.js";
 export * from "./queries/reports.js";
+export * from "./queries/events.js";

@@ -1,0 +1,164 @@
+import type { EventTypeName } from "@fleet/contracts";
+import { and, count, desc, eq, gte, ilike, inArray, lt, or, type SQL } from "drizzle-orm";
+import type { Db, Queryable } from "../client.js";
+import { announceEvents, type RecordedEvents } from "../device-changes.js";
+import type { Page } from "../owned.js";
+import { devices, events, geofences, userDevices, type EventRow } from "../schema/index.js";
+
+/** One event as the rules service hands it over: what, where, when, and the writer's key for it. */
+export interface EventInput {
+  userId: number;
+  deviceId: number;
+  type: EventTypeName;
+  message: string;
+  /** The position's fix time. */
+  time: Date;
+  latitude: number;
+  longitude: number;
+  speedKmh?: number;
+  altitudeM?: number;
+  course?: number | null;
+  power?: number | null;
+  address?: string;
+  alertId?: number | null;
+  geofenceId?: number | null;
+  positionId?: number | null;
+  /**
+   * Names the event for its user: the same key again records nothing (a replayed
+   * position, a retried batch). Say what made it, e.g. `<alert>:<type>:<position>`.
+   */
+  dedupeKey: string;
+}
+
+// A statement takes at most 65,535 parameters, and an event row 17 of them.
+const ROWS_PER_INSERT = 1000;
+
+/**
+ * Records events, each once per (user, dedupe key), in one transaction, and returns the
+ * rows it inserted (keys seen before insert nothing and return nothing). An event on a
+ * device the user does not see (any more) is dropped: events are the user's view of the
+ * user's own devices. Once committed, the new events are announced (see onEventsRecorded)
+ * so the next get_devices_latest poll lists them and their devices; a process that records
+ * events registers that listener, as the API does.
+ */
+export async function recordEvents(db: Db, input: readonly EventInput[]): Promise<EventRow[]> {
+  if (input.length === 0) return [];
+  const inserted = await db.transaction(async (tx) => {
+    const seen = await seenPairs(tx, input);
+    const rows = input.filter((e) => seen.has(pair(e.userId, e.deviceId))).map(values);
+    const out: EventRow[] = [];
+    for (let i = 0; i < rows.length; i += ROWS_PER_INSERT) {
+      out.push(...(await tx.insert(events).values(rows.slice(i, i + ROWS_PER_INSERT)).onConflictDoNothing({ target: [events.userId, events.dedupeKey] }).returning()));
+    }
+    return out;
+  });
+  await announceEvents(db, byUserDevice(inserted));
+  return inserted;
+}
+
+const pair = (userId: number, deviceId: number) => `${userId}:${deviceId}`;
+
+/** Which of the events' (user, device) pairs exist: the devices each user sees. */
+async function seenPairs(q: Queryable, input: readonly EventInput[]): Promise<Set<string>> {
+  const byUser = new Map<number, Set<number>>();
+  for (const e of input) {
+    const ids = byUser.get(e.userId) ?? new Set<number>();
+    byUser.set(e.userId, ids.add(e.deviceId));
+  }
+  const scope = or(...[...byUser].map(([userId, ids]) => and(eq(userDevices.userId, userId), inArray(userDevices.deviceId, [...ids]))));
+  const rows = await q.select({ userId: userDevices.userId, deviceId: userDevices.deviceId }).from(userDevices).where(scope);
+  return new Set(rows.map((r) => pair(r.userId, r.deviceId)));
+}
+
+function values(e: EventInput): typeof events.$inferInsert {
+  return {
+    userId: e.userId,
+    deviceId: e.deviceId,
+    type: e.type,
+    message: e.message,
+    time: e.time,
+    latitude: e.latitude,
+    longitude: e.longitude,
+    speedKmh: e.speedKmh ?? 0,
+    altitudeM: e.altitudeM ?? 0,
+    course: e.course ?? null,
+    power: e.power ?? null,
+    address: e.address ?? "",
+    alertId: e.alertId ?? null,
+    geofenceId: e.geofenceId ?? null,
+    positionId: e.positionId ?? null,
+    dedupeKey: e.dedupeKey,
+  };
+}
+
+function byUserDevice(rows: readonly EventRow[]): RecordedEvents[] {
+  const out = new Map<string, RecordedEvents>();
+  for (const r of rows) {
+    const key = pair(r.userId, r.deviceId);
+    const entry = out.get(key) ?? { userId: r.userId, deviceId: r.deviceId, eventIds: [] };
+    entry.eventIds.push(r.id);
+    out.set(key, entry);
+  }
+  return [...out.values()];
+}
+
+/** get_events' filters; times are instants, `toMs` exclusive. */
+export interface EventFilter {
+  deviceId?: number;
+  type?: string;
+  fromMs?: number;
+  toMs?: number;
+  /** Text found in the message, the device's name or the address, case-insensitively. */
+  search?: string;
+}
+
+const escapeLike = (text: string) => text.replace(/[\\%_]/g, (c) => `\\${c}`);
+
+function filtered(q: Queryable, userId: number, f: EventFilter): SQL {
+  const like = f.search ? `%${escapeLike(f.search)}%` : undefined;
+  // The user's devices of that name, rather than a join: only the search needs devices.
+  const named = like === undefined ? undefined : q.select({ id: userDevices.deviceId }).from(userDevices).innerJoin(devices, eq(devices.id, userDevices.deviceId)).where(and(eq(userDevices.userId, userId), ilike(devices.name, like)));
+  return and(
+    eq(events.userId, userId),
+    f.deviceId === undefined ? undefined : eq(events.deviceId, f.deviceId),
+    f.type === undefined ? undefined : eq(events.type, f.type),
+    f.fromMs === undefined ? undefined : gte(events.time, new Date(f.fromMs)),
+    f.toMs === undefined ? undefined : lt(events.time, new Date(f.toMs)),
+    like === undefined || named === undefined ? undefined : or(ilike(events.message, like), ilike(events.address, like), inArray(events.deviceId, named)),
+  )!;
+}
+
+/** One page of the user's events, newest first (by fix time, then id), and how many match in all. */
+export async function pageUserEvents(db: Queryable, userId: number, filter: EventFilter, page: Page): Promise<{ total: number; rows: EventRow[] }> {
+  const where = filtered(db, userId, filter);
+  const [rows, [counted]] = await Promise.all([
+    db.select().from(events).where(where).orderBy(desc(events.time), desc(events.id)).limit(page.limit).offset(page.offset),
+    db.select({ n: count() }).from(events).where(where),
+  ]);
+  return { total: counted?.n ?? 0, rows };
+}
+
+/** An event with the names a live poll shows beside it: its device's and, when it has one, its geofence's. */
+export interface NamedEvent extends EventRow {
+  deviceName: string;
+  geofenceName: string | null;
+}
+
+/** The user's events of these ids (others' and missing ones left out), oldest first. */
+export async function listUserEventsByIds(db: Queryable, userId: number, ids: readonly number[]): Promise<NamedEvent[]> {
+  if (ids.length === 0) return [];
+  const rows = await db
+    .select({ e: events, deviceName: devices.name, geofenceName: geofences.name })
+    .from(events)
+    .innerJoin(devices, eq(devices.id, events.deviceId))
+    // The geofence's name only when it is the event's user's.
+    .leftJoin(geofences, and(eq(geofences.id, events.geofenceId), eq(geofences.userId, events.userId)))
+    .where(and(eq(events.userId, userId), inArray(events.id, [...ids])))
+    .orderBy(events.time, events.id);
+  return rows.map((r) => ({ ...r.e, deviceName: r.deviceName, geofenceName: r.geofenceName }));
+}
+
+/** Deletes every event of the user (nobody else's); how many went. */
+export async function destroyUserEvents(db: Queryable, userId: number): Promise<number> {
+  return (await db.delete(events).where(eq(events.userId, userId)).returning({ id: events.id })).length;
+}
