@@ -30,6 +30,7 @@ import { templateRoutes } from "./routes/templates.js";
 import { commandRoutes } from "./routes/commands.js";
 import { taskRoutes } from "./routes/tasks.js";
 import { reportRoutes } from "./routes/reports.js";
+import { eventRoutes } from "./routes/events.js";
 
 export type ApiAppOptions = ServicesOptions;
 
@@ -72,6 +73,7 @@ export const apiApp: FastifyPluginAsync<ApiAppOptions> = async (root, opts) => {
     await authed.register(commandRoutes);
     await authed.register(taskRoutes);
     await authed.register(reportRoutes);
+    await authed.register(eventRoutes);
     await authed.register(adminRoutes);
   });
 };

@@ -1,13 +1,13 @@
 /*
  * A get_devices_latest poll costs what changed, not what exists: the rows it reads from the
  * records store are the same for a fleet of 20 and of 400 devices, and none when nothing
- * changed. Driven through the devices domain module (no HTTP), on both records stores, with
- * the store's row counter (`onRows`) as the measure.
+ * changed; new events cost one query for all of them. Driven through the devices domain
+ * module (no HTTP), on both records stores, with the store's row counter (`onRows`) as the measure.
  */
 import { tmpdir } from "node:os";
 import { afterAll, describe, expect, it } from "vitest";
 import type { LiveState } from "@fleet/contracts";
-import { createDevice, createUser, openDb, type DbHandle, type User } from "@fleet/db";
+import { createDevice, createUser, onEventsRecorded, openDb, recordEvents, type DbHandle, type User } from "@fleet/db";
 import { createMemoryLive, type LiveStore } from "@fleet/live";
 import { hasService, tempPglite, tempPostgresDb, uniqueSuffix } from "@fleet/testkit";
 import * as devices from "../src/domain/devices.js";
@@ -40,6 +40,8 @@ function suite(store: "pglite" | "postgres") {
     handle = await openDb({ databaseUrl: "url" in where ? where.url : undefined, dataDir: "dataDir" in where ? where.dataDir : tmpdir(), onRows: (n) => void ((rows += n), queries++) });
     await handle.migrate();
     live = createMemoryLive();
+    // As the API's services plugin does: recorded events reach the live store.
+    onEventsRecorded(handle.db, (recorded) => live!.markEvents(recorded));
     return handle;
   }
 
@@ -63,20 +65,25 @@ function suite(store: "pglite" | "postgres") {
 
   /**
    * Rows and statements of one poll from `time` after `changed` devices changed: their
-   * records edited (marked), or only their states (a new position each).
+   * records edited (marked), only their states (a new position each), or an event recorded on each.
    */
-  async function poll(f: Fleet, changed: number, how: "record" | "state" = "record"): Promise<{ rows: number; queries: number; listed: number[] }> {
+  async function poll(f: Fleet, changed: number, how: "record" | "state" | "event" = "record"): Promise<{ rows: number; queries: number; listed: number[]; events: number }> {
     const view = { db: handle!.db, live: live!, liveRecords: liveRecordCache(handle!.db, live!, { maxDevices: 100_000 }), settings: { offlineAfterMs: 300_000, version: "test" } };
     const { time } = await devices.latest(view, f.user, undefined);
     // Past the second the first poll answered with: that second is sent again.
     await new Promise((r) => setTimeout(r, 1000 - (Date.now() % 1000) + 5));
     const touched = f.ids.slice(0, changed);
     if (how === "record") await live!.markChanged(touched.map((deviceId) => ({ deviceId, userIds: [f.user.id] })));
-    else await live!.putStates(touched.map((deviceId) => ({ state: position(deviceId), userIds: [f.user.id] })));
+    else if (how === "state") await live!.putStates(touched.map((deviceId) => ({ state: position(deviceId), userIds: [f.user.id] })));
+    else {
+      const at = new Date();
+      await recordEvents(handle!.db, touched.map((deviceId) => ({ userId: f.user.id, deviceId, type: "sos" as const, message: "SOS", time: at, latitude: 54.7, longitude: 25.3, dedupeKey: `sos-${deviceId}-${at.getTime()}` })));
+      await new Promise((r) => setTimeout(r, 1000 - (Date.now() % 1000) + 5));
+    }
     rows = 0;
     queries = 0;
     const res = await devices.latest(view, f.user, time);
-    return { rows, queries, listed: res.items.map((i) => i.id) };
+    return { rows, queries, listed: res.items.map((i) => i.id), events: res.events.length };
   }
 
   it("reads no more rows for 400 devices than for 20, and none when nothing changed", async () => {
@@ -88,8 +95,10 @@ function suite(store: "pglite" | "postgres") {
     const fiveSmall = await poll(small, 5);
     const fiveLarge = await poll(large, 5);
     const movedLarge = await poll(large, 50, "state");
+    const eventsSmall = await poll(small, 3, "event");
+    const eventsLarge = await poll(large, 3, "event");
     console.log(
-      `[live] poll_rows store=${store} empty_20=${emptySmall.rows} empty_400=${emptyLarge.rows} five_of_20=${fiveSmall.rows} five_of_400=${fiveLarge.rows} moved_50_of_400=${movedLarge.rows}`,
+      `[live] poll_rows store=${store} empty_20=${emptySmall.rows} empty_400=${emptyLarge.rows} five_of_20=${fiveSmall.rows} five_of_400=${fiveLarge.rows} moved_50_of_400=${movedLarge.rows} events_3_of_400=${eventsLarge.rows}`,
     );
 
     expect(emptyLarge.listed).toEqual([]);
@@ -104,6 +113,11 @@ function suite(store: "pglite" | "postgres") {
     // Devices that only moved are served from the cached records: nothing is read.
     expect(movedLarge.listed).toEqual(large.ids.slice(0, 50));
     expect(movedLarge.queries).toBe(0);
+    // New events: their devices listed from the cached records, the events in one query.
+    expect(eventsLarge.listed).toEqual(large.ids.slice(0, 3));
+    expect(eventsLarge.events).toBe(3);
+    expect(eventsLarge.queries).toBe(1);
+    expect(eventsLarge.rows).toBe(eventsSmall.rows);
   }, 120_000);
 }
 

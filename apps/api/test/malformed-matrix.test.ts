@@ -79,6 +79,7 @@ async function records(h: ApiHarness): Promise<unknown[]> {
     schema.tasks,
     schema.taskStatuses,
     schema.reports,
+    schema.events,
   ];
   return Promise.all(tables.map((t) => h.db.select().from(t)));
 }

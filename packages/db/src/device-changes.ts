@@ -10,6 +10,19 @@ export interface DeviceOwners {
 
 export type DeviceChangeListener = (changed: readonly DeviceOwners[]) => Promise<void>;
 
+/** One listener per database for a kind of committed write, and the call that tells it what is worth telling. */
+function announcer<T>(worth: (item: T) => boolean) {
+  const listeners = new WeakMap<Db, (items: readonly T[]) => Promise<void>>();
+  return {
+    on: (db: Db, listener: (items: readonly T[]) => Promise<void>) => void listeners.set(db, listener),
+    async announce(db: Db, items: readonly T[]): Promise<void> {
+      const listener = listeners.get(db);
+      const told = items.filter(worth);
+      if (listener && told.length > 0) await listener(told);
+    },
+  };
+}
+
 /*
  * "A device changed" is announced by the write that changed it, not by its caller: a
  * write function that alters what the live list shows for a device (the device, its
@@ -18,11 +31,11 @@ export type DeviceChangeListener = (changed: readonly DeviceOwners[]) => Promise
  * registers (the API marks the live store's change index) hears it. A route cannot
  * forget, and a poll after the write's answer sees the mark. See docs/decisions.md.
  */
-const listeners = new WeakMap<Db, DeviceChangeListener>();
+const deviceChanges = announcer<DeviceOwners>((c) => c.userIds.length > 0);
 
 /** The one listener for `db`'s committed device changes; registering again replaces it. */
 export function onDevicesChanged(db: Db, listener: DeviceChangeListener): void {
-  listeners.set(db, listener);
+  deviceChanges.on(db, listener);
 }
 
 /**
@@ -30,10 +43,8 @@ export function onDevicesChanged(db: Db, listener: DeviceChangeListener): void {
  * transaction that changed them committed: a mark before commit could be read by a poll
  * that still sees the old rows, and the change would then never be listed.
  */
-export async function announceChanged(db: Db, changed: readonly DeviceOwners[]): Promise<void> {
-  const listener = listeners.get(db);
-  const worth = changed.filter((c) => c.userIds.length > 0);
-  if (listener && worth.length > 0) await listener(worth);
+export function announceChanged(db: Db, changed: readonly DeviceOwners[]): Promise<void> {
+  return deviceChanges.announce(db, changed);
 }
 
 /** Events a write just recorded for a user on one device, by id. */
@@ -45,23 +56,21 @@ export interface RecordedEvents {
 
 export type EventsListener = (recorded: readonly RecordedEvents[]) => Promise<void>;
 
-const eventListeners = new WeakMap<Db, EventsListener>();
+const recordedEvents = announcer<RecordedEvents>((r) => r.eventIds.length > 0);
 
 /**
- * The one listener for `db`'s committed events (the API and the rules service mark the
- * live store's event index with it, so the next get_devices_latest poll lists them);
- * registering again replaces it. Apart from device changes: an event does not change the
- * device's record, so a cache of records must not be refreshed for it.
+ * The one listener for `db`'s committed events (the API marks the live store's event index
+ * with it, so the next get_devices_latest poll lists them; so must any process that records
+ * events); registering again replaces it. Apart from device changes: an event does not
+ * change the device's record, so a cache of records must not be refreshed for it.
  */
 export function onEventsRecorded(db: Db, listener: EventsListener): void {
-  eventListeners.set(db, listener);
+  recordedEvents.on(db, listener);
 }
 
 /** Tells `db`'s listener that these events were recorded: after their transaction committed, as announceChanged. */
-export async function announceEvents(db: Db, recorded: readonly RecordedEvents[]): Promise<void> {
-  const listener = eventListeners.get(db);
-  const worth = recorded.filter((r) => r.eventIds.length > 0);
-  if (listener && worth.length > 0) await listener(worth);
+export function announceEvents(db: Db, recorded: readonly RecordedEvents[]): Promise<void> {
+  return recordedEvents.announce(db, recorded);
 }
 
 /** Every user who sees each device (owners and shares), in device order. */

@@ -15,6 +15,7 @@ import type { LiveRecord, LiveRecordCache, UserRecords } from "../lib/live-recor
 import type { LiveStateCache } from "../lib/live-states.js";
 import type { ApiSettings } from "../plugins/app/services.js";
 import { worded, type Wording } from "./refusals.js";
+import { polled } from "./events.js";
 import { found } from "./found.js";
 
 /*
@@ -182,7 +183,7 @@ function changedRecords(records: UserRecords, deviceIds: readonly number[], user
   return [...picked.values()].sort((a, b) => a.device.id - b.device.id);
 }
 
-/** get_devices_latest: the devices changed at or after `time` (unix seconds), and the `time` to ask from next. */
+/** get_devices_latest: the devices changed at or after `time` (unix seconds), the events recorded since, and the `time` to ask from next. */
 export async function latest(view: LiveView, user: User, time: number | undefined) {
   const since = time === undefined ? 0 : time * 1000;
   // The store's clock is read with the index, so a change after this read is stamped
@@ -201,5 +202,10 @@ export async function latest(view: LiveView, user: User, time: number | undefine
     services: JSON.stringify(item.services),
     tail: JSON.stringify(item.tail),
   }));
-  return { items, events: [], time: Math.floor(now / 1000), version: view.settings.version };
+  const next = Math.floor(now / 1000);
+  // Events marked up to the second the answer's `time` names, where the next poll starts.
+  // A first poll has none (the client has nothing to be told is new); marking an event
+  // marks its device, so a poll that lists no device has none either.
+  const events = time === undefined || deviceIds.length === 0 ? [] : await polled(view.db, view.live, user, since, next * 1000);
+  return { items, events, time: next, version: view.settings.version };
 }

@@ -1,6 +1,7 @@
 import { accountsGroup } from "./accounts.js";
 import { alertsGroup } from "./alerts.js";
 import { commandsGroup } from "./commands.js";
+import { eventsGroup } from "./events.js";
 import { geoGroup } from "./geo.js";
 import { groupsGroup } from "./groups.js";
 import { part1Group } from "./part1.js";
@@ -9,7 +10,7 @@ import { tasksGroup } from "./tasks.js";
 import type { MatrixGroup, Records } from "./types.js";
 
 /** In seeding order: a group may use the records of the groups before it. */
-export const GROUPS: MatrixGroup[] = [part1Group, geoGroup, groupsGroup, alertsGroup, commandsGroup, tasksGroup, reportsGroup, accountsGroup];
+export const GROUPS: MatrixGroup[] = [part1Group, geoGroup, groupsGroup, alertsGroup, commandsGroup, tasksGroup, reportsGroup, eventsGroup, accountsGroup];
 export type { MatrixGroup, Records } from "./types.js";
 
 /** Every kind of record set to `id`: 0 before seeding, or an id that exists nowhere. */

@@ -1,5 +1,6 @@
 import { Type, type Static } from "@sinclair/typebox";
 import { IdValue, StatusOk } from "./common.js";
+import { LiveEventSchema } from "./events.js";
 
 export const IconColorSchema = Type.Union([Type.Literal("green"), Type.Literal("yellow"), Type.Literal("red"), Type.Literal("blue"), Type.Literal("orange"), Type.Literal("black")]);
 export const DeviceIconsTypeSchema = Type.Union([Type.Literal("arrow"), Type.Literal("icon"), Type.Literal("rotating")]);
@@ -161,7 +162,7 @@ export const GetDevicesLatestQuerySchema = Type.Object({
 
 export const GetDevicesLatestResponseSchema = Type.Object({
   items: Type.Array(LatestDeviceItemSchema),
-  events: Type.Array(Type.Object({}, { additionalProperties: true })),
+  events: Type.Array(LiveEventSchema),
   time: Type.Integer(),
   version: S,
 });

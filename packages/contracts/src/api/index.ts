@@ -22,3 +22,4 @@ export * from "./commands.js";
 export * from "./tasks.js";
 export * from "./reports.js";
 export * from "./protocols.js";
+export * from "./events.js";

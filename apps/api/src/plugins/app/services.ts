@@ -1,4 +1,4 @@
-import { findUserByApiHash, movingSpeedsOf, onDevicesChanged, onUsersChanged, ownersOf, USERS_CHANGED_CHANNEL, type Db, type DbHandle, type NoticeListener } from "@fleet/db";
+import { findUserByApiHash, movingSpeedsOf, onDevicesChanged, onEventsRecorded, onUsersChanged, ownersOf, USERS_CHANGED_CHANNEL, type Db, type DbHandle, type NoticeListener } from "@fleet/db";
 import type { HistoryStore } from "@fleet/history";
 import type { LiveStore } from "@fleet/live";
 import { MailError, type Mailer } from "@fleet/mail";
@@ -88,6 +88,7 @@ export default fp(
     const liveStates = liveStateCache(live, { maxDevices });
     // The one place a device change reaches the live list: every write announces its own.
     onDevicesChanged(opts.db, (changed) => live.markChanged(changed));
+    onEventsRecorded(opts.db, (recorded) => live.markEvents(recorded));
     let listener: NoticeListener | undefined;
     const users = userCache((hash) => findUserByApiHash(opts.db, hash), { maxUsers: 100_000, listening: () => listener?.listening ?? false });
     onUsersChanged(opts.db, (ids) => users.forgetUsers(ids));

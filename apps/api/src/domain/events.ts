@@ -1,0 +1,142 @@
+import {
+  EVENTS_PER_PAGE, InvalidInputError, UTC_TIMEZONE_ID, parseTaskDateTime, userClock, wallClockMs,
+  type EventItem, type GetEventsQuery, type LiveEvent, type UserClock,
+} from "@fleet/contracts";
+import { destroyUserEvents, findUserDevice, listCustomEventsByProtocol, listUserEventsByIds, pageUserEvents, type Db, type EventRow, type User } from "@fleet/db";
+import type { LiveStore } from "@fleet/live";
+import { pageRequest, pageWindow, paginate } from "../lib/pagination.js";
+import { found } from "./found.js";
+
+/*
+ * Events: what the rules service recorded for the user (through @fleet/db's recordEvents),
+ * listed by get_events, in get_devices_latest's `events` as they arrive, and deleted all at
+ * once by destroy_events. Times are on the account's clock (timezone and DST).
+ */
+
+const DAY = 86_400_000;
+const KM_PER_MILE = 1.609344;
+const FT_PER_M = 3.28084;
+
+/** How one answer shows events: the account's clock and units (speeds come in km/h, altitudes in m), worked out once. */
+interface Shown {
+  clock: UserClock;
+  speed(kmh: number): number;
+  altitude(m: number): number;
+}
+
+function shownFor(user: User): Shown {
+  const [miles, feet] = [user.unitOfDistance === "mi", user.unitOfAltitude === "ft"];
+  return { clock: userClock(user), speed: (kmh) => Math.round(miles ? kmh / KM_PER_MILE : kmh), altitude: (m) => Math.round(feet ? m * FT_PER_M : m) };
+}
+
+/** The spec's Event record; links the event lacks are 0, an unknown address "-" as in the live list. */
+function eventItem(e: EventRow, { clock, speed, altitude }: Shown): EventItem {
+  return {
+    id: e.id,
+    user_id: e.userId,
+    device_id: e.deviceId,
+    geofence_id: e.geofenceId ?? 0,
+    position_id: e.positionId ?? 0,
+    alert_id: e.alertId ?? 0,
+    type: e.type,
+    message: e.message,
+    address: e.address === "" ? "-" : e.address,
+    time: clock.format(e.time.getTime()),
+    created_at: clock.format(e.createdAt.getTime()),
+    updated_at: clock.format(e.updatedAt.getTime()),
+    speed: speed(e.speedKmh),
+    altitude: altitude(e.altitudeM),
+    latitude: e.latitude,
+    longitude: e.longitude,
+    course: e.course,
+    power: e.power,
+    deleted: 0,
+  };
+}
+
+const DATE_ONLY = /^\d{4}-\d{2}-\d{2}$/;
+const LOCAL = /^(\d{4}-\d{2}-\d{2})[T ](\d{2}:\d{2}(?::\d{2})?)(?:\.\d{1,6})?$/;
+
+/**
+ * The instant a date_from/date_to names, or undefined when it names none (31 April):
+ * on the account's clock, or at the offset it carries. A date alone is its day's start,
+ * or for `end` the next day's start; a date-time's end is the end of its second.
+ */
+function instantOf(clock: UserClock, text: string, end: boolean): number | undefined {
+  if (DATE_ONLY.test(text)) {
+    const day = wallClockMs(text, "00:00");
+    if (day === undefined) return undefined;
+    return clock.toInstant(end ? new Date(day + DAY).toISOString().slice(0, 10) : text, "00:00");
+  }
+  const local = LOCAL.exec(text);
+  // With an offset of its own (Z, ±HH:MM), the account's clock plays no part.
+  const at = local ? clock.toInstant(local[1]!, local[2]!) : parseTaskDateTime(text, UTC_TIMEZONE_ID);
+  if (at === undefined) return undefined;
+  const second = Math.floor(at / 1000) * 1000;
+  return end ? second + 1000 : second;
+}
+
+/** get_events' period as instants, `toMs` exclusive; empty fields are none. A 422 names the field at fault. */
+function period(clock: UserClock, query: Pick<GetEventsQuery, "date_from" | "date_to">): { fromMs?: number; toMs?: number } {
+  const errors: Record<string, string> = {};
+  const read = (field: "date_from" | "date_to", end: boolean) => {
+    const text = query[field];
+    if (!text) return undefined;
+    const at = instantOf(clock, text, end);
+    if (at === undefined) errors[field] = `The ${field.replace("_", " ")} is not a valid date.`;
+    return at;
+  };
+  const fromMs = read("date_from", false);
+  const toMs = read("date_to", true);
+  if (fromMs !== undefined && toMs !== undefined && toMs <= fromMs) errors.date_to = "The date to must be a date after or equal to date from.";
+  if (Object.keys(errors).length > 0) throw new InvalidInputError(errors);
+  return { fromMs, toMs };
+}
+
+/** get_events: a page of the user's events, newest first; `url` is the request's, for the page links. */
+export async function list(db: Db, user: User, query: GetEventsQuery, url: string) {
+  const shown = shownFor(user);
+  const { fromMs, toMs } = period(shown.clock, query);
+  // Another user's device answers as a missing one, whether or not it has events.
+  if (query.device_id !== undefined) await found(findUserDevice(db, user.id, query.device_id), "Device");
+  const page = pageRequest(query, EVENTS_PER_PAGE);
+  const search = query.search?.trim();
+  const { total, rows } = await pageUserEvents(db, user.id, { deviceId: query.device_id, type: query.type || undefined, fromMs, toMs, search: search || undefined }, pageWindow(page));
+  return { status: 1 as const, items: paginate({ url }, page, total, rows.map((e) => eventItem(e, shown))) };
+}
+
+/** destroy_events: every event of the user goes, nobody else's. */
+export async function destroyAll(db: Db, user: User): Promise<void> {
+  await destroyUserEvents(db, user.id);
+}
+
+/**
+ * get_events_by_protocol: the events an alert can watch for a protocol, keyed by position
+ * as the vendor's Swagger shapes them. Type 1 is the user's custom events of the protocol;
+ * type 2 (system events) has none defined per protocol here, as get_protocols says.
+ */
+export async function byProtocol(db: Db, user: User, query: { protocol: string; type: number }) {
+  const custom = query.type === 1 ? await listCustomEventsByProtocol(db, user.id, [query.protocol]) : [];
+  const entries = custom.map((e, i) => {
+    const option = { id: e.id, value: e.message, title: e.message };
+    return [String(i), { id: i, value: option, title: option }] as const;
+  });
+  return { ...Object.fromEntries(entries), status: 1 as const };
+}
+
+/**
+ * get_devices_latest's `events`: those marked in the live store within [sinceMs, untilMs),
+ * oldest first, each with its device and geofence. The poll asks from its `time` to the
+ * second its answer's `time` names, where the next poll starts: each event is listed once.
+ * Reads the events store only when something was marked.
+ */
+export async function polled(db: Db, live: LiveStore, user: User, sinceMs: number, untilMs: number): Promise<LiveEvent[]> {
+  const ids = await live.eventsMarked(user.id, sinceMs, untilMs);
+  if (ids.length === 0) return [];
+  const shown = shownFor(user);
+  return (await listUserEventsByIds(db, user.id, ids)).map((e) => ({
+    ...eventItem(e, shown),
+    geofence: e.geofenceName === null ? { id: 0, name: "" } : { id: e.geofenceId ?? 0, name: e.geofenceName },
+    device: { id: e.deviceId, name: e.deviceName },
+  }));
+}
