@@ -13,7 +13,7 @@
  * and `bars_met=<n>/4`; exits 0 whether or not the bars are met. See bench/README.md.
  */
 import { probeServices } from "@fleet/testkit";
-import { cleanup, elapsedS, interrupted, log } from "./live/harness.js";
+import { cleanup, elapsedS, log, runBench } from "./live/harness.js";
 import { report, type StoreResult } from "./live/report.js";
 import { runStore } from "./live/run-store.js";
 import { loadLiveSettings } from "./live/settings.js";
@@ -39,14 +39,4 @@ async function main() {
   report(results);
 }
 
-try {
-  await main();
-  if (!interrupted) process.exit(0);
-} catch (err) {
-  // After Ctrl-C the SIGINT handler cleans up and exits; requests it cut off fail meanwhile.
-  if (!interrupted) {
-    console.error("[bench] failed:", err);
-    await cleanup();
-    process.exit(1);
-  }
-}
+await runBench(main);

@@ -1,3 +1,3 @@
 export { startTracker, type Tracker, type TrackerOptions } from "./service.js";
-export { enrichPosition } from "./handlers/enrich.js";
+export { enrichPosition, previousPoint } from "./handlers/enrich.js";
 export type { Logger } from "./pipeline.js";

@@ -54,3 +54,21 @@ process.on("SIGINT", () => {
 });
 
 export const sleep = (ms: number) => new Promise<void>((r) => setTimeout(r, ms));
+
+/**
+ * A bench's entry point: runs `main`, then exits 0, or 1 after the cleanup when it failed.
+ * After Ctrl-C the SIGINT handler cleans up and exits; what it cut off fails meanwhile and is
+ * not reported.
+ */
+export async function runBench(main: () => Promise<void>): Promise<void> {
+  try {
+    await main();
+    if (!interrupted) process.exit(0);
+  } catch (err) {
+    if (!interrupted) {
+      console.error("[bench] failed:", err);
+      await cleanup();
+      process.exit(1);
+    }
+  }
+}

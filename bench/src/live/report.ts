@@ -48,7 +48,8 @@ type Figures = ReturnType<typeof figures>;
 
 const digits: Partial<Record<keyof Figures, number>> = { full_vs_bare_ratio: 2, latest_vs_bare_ratio: 2, latest_empty_vs_bare_ratio: 2, positions_per_s: 0, poll_errors: 0, server_cpu_ms_per_poll: 2, server_cpu_ms_per_empty_poll: 3, server_cpu_ms_per_full: 1 };
 
-function table(rows: string[][]): void {
+/** Rows as aligned columns, the first a header underlined. */
+export function table(rows: string[][]): void {
   const widths = rows[0]!.map((_, i) => Math.max(...rows.map((r) => (r[i] ?? "").length)));
   for (const [i, r] of rows.entries()) {
     console.log(r.map((c, j) => c.padEnd(widths[j]!)).join("  "));
