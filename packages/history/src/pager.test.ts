@@ -89,11 +89,15 @@ function pagerSuite(name: string, open: () => Promise<{ store: HistoryStore; cle
         expect(indexBuilds).toBe(1);
       });
 
-      it("reads a deep page from its own minute, never past the rows of earlier minutes", async () => {
+      it("reads a deep page from its own minutes, never past the rows of earlier ones", async () => {
         await pager.page(range, 1210, 50);
         const q = queries.at(-1)!;
         expect(q.fromMs).toBe(T0 + 2 * MINUTE);
         expect(q.offset).toBe(1210 - 1200);
+        // Nor past the minute of its last row.
+        expect(q.toMs).toBe(T0 + 3 * MINUTE - 1);
+        await pager.page(range, 590, 20);
+        expect([queries.at(-1)!.fromMs, queries.at(-1)!.toMs, queries.at(-1)!.offset]).toEqual([T0, T0 + 2 * MINUTE - 1, 590]);
       });
 
       it("sees rows written or deleted after the index was built, at once", async () => {

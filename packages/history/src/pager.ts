@@ -115,10 +115,13 @@ export function historyPager(store: Store, options: HistoryPagerOptions = {}): H
       const idx = await indexOf(range);
       if (offset >= idx.total || limit <= 0) return { total: idx.total, rows: [] };
       const i = minuteOf(idx.before, offset);
+      // The minute of the page's last row bounds the read too: FINAL then merges only the
+      // page's minutes, not the rest of the range.
+      const last = minuteOf(idx.before, Math.min(offset + limit, idx.total) - 1);
       const rows = await store.query({
         deviceId: range.deviceId,
         fromMs: Math.max(range.fromMs, idx.minutes[i]!),
-        toMs: range.toMs,
+        toMs: Math.min(range.toMs, idx.minutes[last]! + 59_999),
         offset: offset - idx.before[i]!,
         limit,
       });
