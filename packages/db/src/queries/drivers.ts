@@ -27,6 +27,27 @@ export const pageUserDrivers = (db: Queryable, userId: number, page: Page): Prom
 /** The user's driver, or undefined when it does not exist or is another user's (callers answer both alike). */
 export const findUserDriver = (db: Queryable, userId: number, driverId: number): Promise<Driver | undefined> => owned.find(db, userId, driverId);
 
+/**
+ * The user's drivers whose card is one of `rfids` (lower-cased, as rfidOf reads them), by
+ * card, matched without regard to case; of several drivers with one card the lowest id,
+ * as the tracker's switch picks it.
+ */
+export async function findUserDriversByRfid(db: Queryable, userId: number, rfids: readonly string[]): Promise<Map<string, Driver>> {
+  if (rfids.length === 0) return new Map();
+  const cards = sql.join(
+    rfids.map((r) => sql`${r}`),
+    sql`, `,
+  );
+  const rows = await db
+    .select()
+    .from(drivers)
+    .where(and(eq(drivers.userId, userId), ne(drivers.rfid, ""), sql`lower(${drivers.rfid}) in (${cards})`))
+    .orderBy(asc(drivers.id));
+  const out = new Map<string, Driver>();
+  for (const d of rows) if (!out.has(d.rfid.toLowerCase())) out.set(d.rfid.toLowerCase(), d);
+  return out;
+}
+
 /** id → name of the user's non-deleted devices: what a driver can be assigned to. */
 export async function listDriverDeviceChoices(db: Queryable, userId: number): Promise<Map<number, string>> {
   const rows = await db

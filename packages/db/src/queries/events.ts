@@ -1,5 +1,5 @@
 import type { EventTypeName } from "@fleet/contracts";
-import { and, count, desc, eq, gte, ilike, inArray, lt, or, type SQL } from "drizzle-orm";
+import { and, asc, count, desc, eq, gte, ilike, inArray, lt, or, type SQL } from "drizzle-orm";
 import type { Db, Queryable } from "../client.js";
 import { announceEvents, type RecordedEvents } from "../device-changes.js";
 import type { Page } from "../owned.js";
@@ -161,4 +161,17 @@ export async function listUserEventsByIds(db: Queryable, userId: number, ids: re
 /** Deletes every event of the user (nobody else's); how many went. */
 export async function destroyUserEvents(db: Queryable, userId: number): Promise<number> {
   return (await db.delete(events).where(eq(events.userId, userId)).returning({ id: events.id })).length;
+}
+
+/** How many events of one device get_history shows in a period, at most. */
+export const DEVICE_EVENTS_LIMIT = 10_000;
+
+/** The user's events of one device with fix times in [fromMs, toMs), oldest first, at most `limit`: get_history's status-5 groups. */
+export async function listUserDeviceEvents(db: Queryable, userId: number, deviceId: number, range: { fromMs: number; toMs: number }, limit = DEVICE_EVENTS_LIMIT): Promise<EventRow[]> {
+  return db
+    .select()
+    .from(events)
+    .where(filtered(db, userId, { deviceId, fromMs: range.fromMs, toMs: range.toMs }))
+    .orderBy(asc(events.time), asc(events.id))
+    .limit(limit);
 }
