@@ -31,6 +31,7 @@ import { commandRoutes } from "./routes/commands.js";
 import { taskRoutes } from "./routes/tasks.js";
 import { reportRoutes } from "./routes/reports.js";
 import { eventRoutes } from "./routes/events.js";
+import { historyRoutes } from "./routes/history.js";
 
 export type ApiAppOptions = ServicesOptions;
 
@@ -74,6 +75,7 @@ export const apiApp: FastifyPluginAsync<ApiAppOptions> = async (root, opts) => {
     await authed.register(taskRoutes);
     await authed.register(reportRoutes);
     await authed.register(eventRoutes);
+    await authed.register(historyRoutes);
     await authed.register(adminRoutes);
   });
 };

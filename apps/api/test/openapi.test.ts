@@ -131,6 +131,7 @@ const ROUTES = [
   "post /add_report",
   "post /edit_report",
   "get /destroy_report",
+  "get /get_history",
   "get /get_events",
   "get /destroy_events",
   "get /get_events_by_protocol",

@@ -11,7 +11,8 @@ import { found } from "./found.js";
 
 const WHAT = "Driver";
 
-function record(d: Driver, timezoneId: number): DriverRecord {
+/** The Driver record, times on the user's timezone; get_history names each group's driver with it too. */
+export function driverRecord(d: Driver, timezoneId: number): DriverRecord {
   return {
     id: d.id,
     user_id: d.userId,
@@ -40,7 +41,7 @@ async function deviceChoices(db: Db, userId: number): Promise<Record<string, str
 export async function list(db: Db, user: User, query: { page?: number; per_page?: number }, url: string) {
   const page = pageRequest(query);
   const { total, rows } = await pageUserDrivers(db, user.id, pageWindow(page));
-  return { items: { drivers: paginate({ url }, page, total, rows.map((d) => record(d, user.timezoneId))) }, status: 1 as const };
+  return { items: { drivers: paginate({ url }, page, total, rows.map((d) => driverRecord(d, user.timezoneId))) }, status: 1 as const };
 }
 
 export async function addData(db: Db, user: User) {
@@ -48,14 +49,14 @@ export async function addData(db: Db, user: User) {
 }
 
 export async function add(db: Db, user: User, body: AddUserDriverBody) {
-  const r = record(await createDriver(db, user.id, input(body)), user.timezoneId);
+  const r = driverRecord(await createDriver(db, user.id, input(body)), user.timezoneId);
   return { status: 1 as const, item: { name: r.name, user_id: r.user_id, updated_at: r.updated_at, created_at: r.created_at, id: r.id } };
 }
 
 export async function editData(db: Db, user: User, driverId: number) {
   const driver = await findUserDriver(db, user.id, driverId);
   if (!driver) throw new NotFoundError(WHAT);
-  return { item: record(driver, user.timezoneId), devices: await deviceChoices(db, user.id), status: 1 as const };
+  return { item: driverRecord(driver, user.timezoneId), devices: await deviceChoices(db, user.id), status: 1 as const };
 }
 
 export const edit = (db: Db, user: User, body: EditUserDriverBody) => found(updateDriver(db, user.id, body.id, input(body)), WHAT);

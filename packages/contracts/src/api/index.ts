@@ -23,3 +23,4 @@ export * from "./tasks.js";
 export * from "./reports.js";
 export * from "./protocols.js";
 export * from "./events.js";
+export * from "./history-groups.js";

@@ -1,0 +1,133 @@
+import { parseRange, rfidOf, userClock, type GetHistoryQuery, type GetHistoryResponse, type HistoryGroup, type HistoryRange, type HistoryRow } from "@fleet/contracts";
+import { findUserDevice, findUserDriversByRfid, listSensorsOfDevices, listUserDeviceEvents, type Db, type Sensor, type User, type UserDeviceRecord } from "@fleet/db";
+import type { HistoryStore } from "@fleet/history";
+import { engineSensorOf, formatNumber, readSensor, type SensorDefinition } from "@fleet/sensors";
+import { GroupStatus, segmentTrack, type Group, type SegmentOptions } from "@fleet/trips";
+import { eventGroup, trackGroup, withEvents, type GroupContext, type HistoryEvent } from "../lib/history-groups.js";
+import { historyItem, type HistoryItemContext } from "../lib/history-items.js";
+import { deviceData, formatDuration } from "../lib/live-item.js";
+import { localTimes } from "../lib/local-times.js";
+import { userUnits } from "../lib/units.js";
+import { driverRecord } from "./drivers.js";
+import { found } from "./found.js";
+
+/*
+ * get_history: a device's positions in a period on the user's clock, cut into the vendor's
+ * groups by @fleet/trips (the same cut reports will make), with the device's events among
+ * them, in the user's units.
+ */
+
+/** The device's events in the period, for the status-5 groups. */
+export type EventsInRange = (userId: number, deviceId: number, range: HistoryRange) => Promise<HistoryEvent[]>;
+
+/** The events the rules service recorded, from the events store. */
+export function storedEvents(db: Db): EventsInRange {
+  return async (userId, deviceId, range) =>
+    // The range's `to` is inclusive, the store's exclusive.
+    (await listUserDeviceEvents(db, userId, deviceId, { fromMs: range.fromMs, toMs: range.toMs + 1 })).map((e) => ({
+      positionId: e.positionId,
+      time: e.time.getTime(),
+      message: e.message,
+      latitude: e.latitude,
+      longitude: e.longitude,
+      speedKmh: e.speedKmh,
+      altitudeM: e.altitudeM,
+      course: e.course,
+      power: e.power,
+    }));
+}
+
+export interface HistoryDeps {
+  db: Db;
+  history: Pick<HistoryStore, "query">;
+  events: EventsInRange;
+}
+
+/** The vendor's status names (`item_class`) and the marker images its clients draw (`images`). */
+const STATUS_NAMES = [
+  [GroupStatus.drive, "drive"],
+  [GroupStatus.stop, "stop"],
+  [GroupStatus.start, "start"],
+  [GroupStatus.end, "end"],
+  [GroupStatus.event, "event"],
+] as const;
+const ITEM_CLASS = STATUS_NAMES.map(([id, value]) => ({ id, value }));
+const IMAGES = STATUS_NAMES.map(([id, value]) => ({ id, value: `assets/images/route_${value}.png` }));
+
+/** A numeric sensor's number at a fix, or null. */
+function numberAt(def: SensorDefinition, row: HistoryRow): number | null {
+  const { value } = readSensor(def, { attributes: row.attributes, speedKmh: row.speedKmh, odometerKm: 0, engineSeconds: 0 });
+  return typeof value === "number" ? value : null;
+}
+
+const isFuelLevel = (s: Sensor) => s.type === "fuel_tank" || s.type === "fuel_tank_calibration";
+
+/** How the device's track is cut: its moving speed and engine sensor, its engine-hours and fuel sensors, and the stop length asked for. */
+function segmentOptions(device: UserDeviceRecord, sensors: readonly Sensor[], stopsSeconds: number | undefined): SegmentOptions {
+  const hours = device.engineHours === "engine_hours" ? sensors.find((s) => s.type === "engine_hours") : undefined;
+  const fuel = sensors.find(isFuelLevel);
+  return {
+    minMovingSpeedKmh: Number(device.minMovingSpeed),
+    hasEngineSensor: engineSensorOf(device.detectEngine, sensors) !== undefined,
+    minStopMs: (stopsSeconds ?? 180) * 1000,
+    ...(hours ? { engineHoursAt: (row: HistoryRow) => numberAt(hours, row) } : {}),
+    ...(fuel ? { fuel: { levelAt: (row: HistoryRow) => numberAt(fuel, row), minFilling: Number(device.minFuelFillings) } } : {}),
+    driverKeyAt: (row) => rfidOf(row.attributes) ?? null,
+  };
+}
+
+/** The Driver records of the cards the groups name. */
+async function groupDrivers(db: Db, user: User, groups: readonly Group[]) {
+  const cards = [...new Set(groups.map((g) => g.driverKey).filter((k): k is string => k !== null))];
+  const byCard = await findUserDriversByRfid(db, user.id, cards);
+  return new Map([...byCard].map(([card, d]) => [card, driverRecord(d, user.timezoneId)]));
+}
+
+export async function getHistory(deps: HistoryDeps, user: User, query: GetHistoryQuery): Promise<GetHistoryResponse> {
+  const clock = userClock(user);
+  const range = parseRange(clock, query);
+  // Read together: the positions are not looked at, nor answered, unless the device is the user's.
+  const [device, rows, sensors, events] = await Promise.all([
+    found(findUserDevice(deps.db, user.id, query.device_id), "Device"),
+    deps.history.query({ deviceId: query.device_id, fromMs: range.fromMs, toMs: range.toMs }),
+    listSensorsOfDevices(deps.db, [query.device_id]),
+    deps.events(user.id, query.device_id, range),
+  ]);
+  const seg = segmentTrack(rows, segmentOptions(device, sensors, query.stops));
+  // Asked before the items are built, so the database answers while they are.
+  const drivers = groupDrivers(deps.db, user, seg.groups);
+
+  const units = userUnits(user);
+  const time = localTimes(clock);
+  const itemCtx: HistoryItemContext = { deviceId: device.id, units, time, sensors };
+  // Each position once; the groups that share a position share its item.
+  const items = seg.points.map((row, i) => historyItem(itemCtx, row, seg.stepKm[i]!));
+  const groupCtx: GroupContext = { units, time, deviceId: device.id, drivers: await drivers };
+  const track = seg.groups.map((g) => ({ group: trackGroup(groupCtx, g, items.slice(g.first, g.last + 1)), startMs: g.startMs }));
+  const groups: HistoryGroup[] = withEvents(
+    track,
+    events.map((e) => ({ group: eventGroup(groupCtx, e), time: e.time })),
+  );
+
+  const fuel = sensors.find(isFuelLevel);
+  const { totals } = seg;
+  return {
+    items: groups,
+    distance_sum: `${formatNumber(units.distance(totals.distanceKm))} ${units.distanceUnit}`,
+    top_speed: `${Math.round(units.speed(totals.topSpeedKmh))} ${units.speedUnit}`,
+    move_duration: formatDuration(totals.driveMs),
+    stop_duration: formatDuration(totals.stopMs),
+    fuel_consumption: fuel ? `${formatNumber(totals.fuelConsumed)} ${fuel.unitOfMeasurement}`.trim() : "0",
+    device: deviceData(device, user),
+    sensors: [
+      { id: "speed", name: "Speed", sufix: units.speedUnit },
+      { id: "altitude", name: "Altitude", sufix: units.altitudeUnit },
+      ...sensors.map((s) => ({ id: `sensor_${s.id}`, name: s.name, sufix: s.unitOfMeasurement })),
+    ],
+    item_class: ITEM_CLASS,
+    images: IMAGES,
+    sensors_values: [],
+    fuel_consumption_arr: [],
+    status: 1,
+  };
+}
