@@ -24,3 +24,4 @@ export * from "./reports.js";
 export * from "./protocols.js";
 export * from "./events.js";
 export * from "./history-groups.js";
+export * from "./history-messages.js";
