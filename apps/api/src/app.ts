@@ -30,6 +30,7 @@ import { templateRoutes } from "./routes/templates.js";
 import { commandRoutes } from "./routes/commands.js";
 import { taskRoutes } from "./routes/tasks.js";
 import { reportRoutes } from "./routes/reports.js";
+import { historyMessageRoutes } from "./routes/history-messages.js";
 import { eventRoutes } from "./routes/events.js";
 import { historyRoutes } from "./routes/history.js";
 
@@ -74,6 +75,7 @@ export const apiApp: FastifyPluginAsync<ApiAppOptions> = async (root, opts) => {
     await authed.register(commandRoutes);
     await authed.register(taskRoutes);
     await authed.register(reportRoutes);
+    await authed.register(historyMessageRoutes);
     await authed.register(eventRoutes);
     await authed.register(historyRoutes);
     await authed.register(adminRoutes);

@@ -135,6 +135,9 @@ const ROUTES = [
   "get /get_events",
   "get /destroy_events",
   "get /get_events_by_protocol",
+  "get /get_history_messages",
+  "post /delete_history_positions",
+  "get /export_history",
 ];
 
 describeApi("OpenAPI document", (h) => {

@@ -45,7 +45,7 @@ function odometerValueText(row: Sensor, input: SensorInput | undefined): string 
 }
 
 /** A sensor row as the spec's Sensor record: ids and numbers as strings, unused fields null. */
-function record(row: Sensor, input: SensorInput | undefined): SensorRecord {
+export function record(row: Sensor, input: SensorInput | undefined): SensorRecord {
   return {
     id: String(row.id),
     user_id: String(row.userId),

@@ -5,13 +5,14 @@ import { eventsGroup } from "./events.js";
 import { geoGroup } from "./geo.js";
 import { groupsGroup } from "./groups.js";
 import { historyGroup } from "./history.js";
+import { historyMessagesGroup } from "./history-messages.js";
 import { part1Group } from "./part1.js";
 import { reportsGroup } from "./reports.js";
 import { tasksGroup } from "./tasks.js";
 import type { MatrixGroup, Records } from "./types.js";
 
 /** In seeding order: a group may use the records of the groups before it. */
-export const GROUPS: MatrixGroup[] = [part1Group, geoGroup, groupsGroup, alertsGroup, commandsGroup, tasksGroup, reportsGroup, eventsGroup, historyGroup, accountsGroup];
+export const GROUPS: MatrixGroup[] = [part1Group, geoGroup, groupsGroup, alertsGroup, commandsGroup, tasksGroup, reportsGroup, eventsGroup, historyGroup, historyMessagesGroup, accountsGroup];
 export type { MatrixGroup, Records } from "./types.js";
 
 /** Every kind of record set to `id`: 0 before seeding, or an id that exists nowhere. */

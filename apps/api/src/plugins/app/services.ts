@@ -1,5 +1,5 @@
 import { findUserByApiHash, movingSpeedsOf, onDevicesChanged, onEventsRecorded, onUsersChanged, ownersOf, USERS_CHANGED_CHANNEL, type Db, type DbHandle, type NoticeListener } from "@fleet/db";
-import type { HistoryStore } from "@fleet/history";
+import { historyPager, type HistoryPager, type HistoryStore } from "@fleet/history";
 import type { LiveStore } from "@fleet/live";
 import { MailError, type Mailer } from "@fleet/mail";
 import type { FastifyInstance } from "fastify";
@@ -34,6 +34,8 @@ export interface Services {
   db: Db;
   live: LiveStore;
   history: HistoryStore;
+  /** Pages of a device's history by number, with the per-range indexes that keep deep pages fast. */
+  historyPages: HistoryPager;
   /** The live list's device records, kept fresh by the live store's record index. */
   liveRecords: LiveRecordCache;
   /** Devices' states for the whole-fleet lists, kept fresh by the live store's change index. */
@@ -53,7 +55,7 @@ export interface Services {
  * What the API is given; the services it builds on them (the caches) are its own.
  * `listen`: the database's notices, without which no user is kept between requests.
  */
-export type ServicesOptions = Omit<Services, "liveRecords" | "liveStates" | "users" | "mailer"> & {
+export type ServicesOptions = Omit<Services, "liveRecords" | "liveStates" | "users" | "mailer" | "historyPages"> & {
   /** Absent (tests of other routes), every mail fails as unconfigured. */
   mailer?: Mailer;
   listen?: DbHandle["listen"];
@@ -96,7 +98,7 @@ export default fp(
       listener = await opts.listen(USERS_CHANGED_CHANNEL, users);
       app.addHook("onClose", () => listener!.close());
     }
-    app.decorate("services", { db: opts.db, live, liveRecords, liveStates, users, history: opts.history, commands: opts.commands, deadLetters: opts.deadLetters, mailer: opts.mailer ?? noMailer, settings: opts.settings });
+    app.decorate("services", { db: opts.db, live, liveRecords, liveStates, users, history: opts.history, historyPages: historyPager(opts.history), commands: opts.commands, deadLetters: opts.deadLetters, mailer: opts.mailer ?? noMailer, settings: opts.settings });
   },
   { name: "services" },
 );

@@ -1,0 +1,122 @@
+import {
+  DEFAULT_HISTORY_PAGE_LIMIT,
+  HISTORY_PAGE_LIMITS,
+  parseRange,
+  userClock,
+  type DeleteHistoryPositionsBody,
+  type GetHistoryMessagesQuery,
+  type GetHistoryMessagesResponse,
+  type HistoryPosition,
+  type HistoryRow,
+} from "@fleet/contracts";
+import { findUserDevice, listSensorsOfDevices, listUserDevices, type Db, type Sensor, type User } from "@fleet/db";
+import type { HistoryPager, HistoryStore } from "@fleet/history";
+import { readSensor, sensorInput, type SensorDefinition, type SensorInput } from "@fleet/sensors";
+import { otherArr, otherXml } from "../lib/history-items.js";
+import { localTimes } from "../lib/local-times.js";
+import { paginate } from "../lib/pagination.js";
+import { round, userUnits, type UserUnits } from "../lib/units.js";
+import { found } from "./found.js";
+import { record as sensorRecord, type LiveStates } from "./sensors.js";
+
+/*
+ * get_history_messages: a device's raw positions in a period on the user's clock, a page at a
+ * time, each with its sensors read at that fix; delete_history_positions: some of them gone.
+ */
+
+export interface HistoryMessagesDeps {
+  db: Db;
+  live: LiveStates;
+  pager: HistoryPager;
+  history: Pick<HistoryStore, "deletePositions">;
+}
+
+const PAGINATION_LIMITS = Object.fromEntries(HISTORY_PAGE_LIMITS.map((n) => [String(n), n]));
+
+/** What every position of one answer shares. */
+interface PositionContext {
+  units: UserUnits;
+  time: (ms: number) => string;
+  sensors: readonly SensorDefinition[];
+}
+
+/**
+ * A sensor's text at a fix ("12.5 V", "On", "-"). A virtual odometer counts GPS distance up
+ * to now, which no past position holds, so it reads "-" here as in get_history.
+ */
+function sensorText(def: SensorDefinition, input: SensorInput): string {
+  if (def.type === "odometer" && def.odometerValueBy === "virtual_odometer") return "-";
+  return readSensor(def, input).text;
+}
+
+function positionRecord(ctx: PositionContext, row: HistoryRow): HistoryPosition {
+  const id = String(row.id);
+  const input: SensorInput = { attributes: row.attributes, speedKmh: row.speedKmh, odometerKm: 0, engineSeconds: 0 };
+  const popup: HistoryPosition["popup_sensors"] = {};
+  const values: HistoryPosition["sensors_value"] = {};
+  for (const def of ctx.sensors) {
+    const value = sensorText(def, input);
+    values[def.id] = value;
+    if (def.showInPopup) popup[def.id] = { name: def.name, value };
+  }
+  const power = row.attributes.power;
+  return {
+    id,
+    device_id: String(row.deviceId),
+    altitude: Math.round(ctx.units.altitude(row.altitude)),
+    course: String(row.course),
+    latitude: String(row.latitude),
+    longitude: String(row.longitude),
+    other: otherXml(row.attributes),
+    power: power === undefined ? null : String(power),
+    speed: Math.round(ctx.units.speed(row.speedKmh)),
+    time: ctx.time(row.fixTime),
+    server_time: ctx.time(row.serverTime),
+    valid: row.valid ? "1" : "0",
+    distance: String(round(ctx.units.distance(row.distanceKm), 6)),
+    protocol: row.protocol,
+    sensor_id: id,
+    sort: Math.floor(row.fixTime / 1000),
+    other_arr: otherArr(row.attributes),
+    popup_sensors: popup,
+    sensors_value: values,
+  };
+}
+
+/** A page of the device's positions in the period, oldest first; `url` is the request's, for the page links. */
+export async function historyMessages(deps: HistoryMessagesDeps, user: User, query: GetHistoryMessagesQuery, url: string): Promise<GetHistoryMessagesResponse> {
+  const clock = userClock(user);
+  const range = parseRange(clock, query);
+  const device = await found(findUserDevice(deps.db, user.id, query.device_id), "Device");
+  const page = { page: query.page ?? 1, perPage: query.limit ?? DEFAULT_HISTORY_PAGE_LIMIT };
+  const [{ total, rows }, sensors, states] = await Promise.all([
+    deps.pager.page({ deviceId: device.id, ...range }, (page.page - 1) * page.perPage, page.perPage),
+    listSensorsOfDevices(deps.db, [device.id]),
+    deps.live.getStates([device.id]),
+  ]);
+  const ctx: PositionContext = { units: userUnits(user), time: localTimes(clock), sensors };
+  const messages = paginate({ url }, page, total, rows.map((r) => positionRecord(ctx, r)));
+  const state = states.get(device.id);
+  return {
+    // The spec and the Swagger type from/to as integers: an empty page says 0 rather than null.
+    messages: { ...messages, from: messages.from ?? 0, to: messages.to ?? 0 },
+    // As get_sensors lists them: each with its reading now.
+    sensors: sensors.map((s: Sensor) => sensorRecord(s, state ? sensorInput(state) : undefined)),
+    pagination_limits: PAGINATION_LIMITS,
+    limit: page.perPage,
+    sorting: "asc",
+    status: 1,
+  };
+}
+
+/**
+ * Deletes the given positions of the user's devices (of `deviceId` alone when given, which
+ * must be the user's). Ids of other devices' positions, missing or another user's, are
+ * ignored alike. One statement (at most 5,000 ids): all of them go, or none.
+ */
+export async function deleteHistoryPositions(deps: HistoryMessagesDeps, user: User, body: DeleteHistoryPositionsBody, deviceId: number | undefined): Promise<void> {
+  const ids = Array.isArray(body.id) ? body.id : [body.id];
+  const devices = deviceId === undefined ? (await listUserDevices(deps.db, user.id)).map((d) => d.id) : [(await found(findUserDevice(deps.db, user.id, deviceId), "Device")).id];
+  await deps.history.deletePositions(devices, ids);
+  for (const d of devices) deps.pager.forget(d);
+}
