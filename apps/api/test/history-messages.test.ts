@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { AddSensorResponseSchema, DeleteHistoryPositionsResponseSchema, EditSetupResponseSchema, GetHistoryMessagesResponseSchema, type HistoryRow } from "@fleet/contracts";
+import { AddSensorResponseSchema, DeleteHistoryPositionsResponseSchema, EditSetupResponseSchema, GetHistoryMessagesResponseSchema, GetHistoryResponseSchema, type HistoryRow } from "@fleet/contracts";
 import { describeApi, failure, invalid, ok, type ApiHarness, type TestUser } from "./fixture.js";
 
 /*
@@ -196,7 +196,7 @@ describeApi("get_history_messages and delete_history_positions", (h) => {
   });
 
   describe("delete_history_positions", () => {
-    it("deletes the user's positions, gone from the pages at once, and ignores other users' ids as missing ones", async () => {
+    it("deletes the user's positions, gone from both history endpoints at once, and ignores other users' ids as missing ones", async () => {
       const [a, b] = [await h.newUser(), await h.newUser()];
       const [da, db] = [await h.addDevice(a), await h.addDevice(b)];
       const ra = Array.from({ length: 60 }, (_, i) => fix(da, i));
@@ -212,6 +212,10 @@ describeApi("get_history_messages and delete_history_positions", (h) => {
       // Page 2 now starts 50 rows on: past the 49 left before rb[50] and rb[51].
       expect(after.messages.data.map((p) => Number(p.id))).toEqual(rb.slice(52).map((r) => r.id));
       expect((await messages(h, b, db)).messages.data[0]!.id).toBe(String(rb[1]!.id));
+      // get_history reads the same store: the deleted fixes are gone from its groups too.
+      const grouped = ok(await h.get("/get_history", { user: b, query: { device_id: db, ...DAY } }), GetHistoryResponseSchema);
+      const shown = new Set(grouped.items.flatMap((g) => g.items.map((p) => Number(p.id))));
+      expect([shown.has(rb[0]!.id), shown.has(rb[50]!.id), shown.has(rb[1]!.id), shown.has(rb[59]!.id)]).toEqual([false, false, true, true]);
       const untouched = await messages(h, a, da, { limit: 100 });
       expect(untouched.messages.data.map((p) => Number(p.id))).toEqual(ra.map((r) => r.id));
 
