@@ -22,15 +22,13 @@ export const HistoryBenchEnvSchema = Type.Object({
   /** Rounds of every measure, interleaved; each figure is the median of the rounds'. */
   BENCH_HISTORY_ROUNDS: Type.Integer({ minimum: 1, maximum: 20, default: 5 }),
   /** Requests per measure and round (after a few warm-up ones), each measure capped at BENCH_HISTORY_MEASURE_MAX_S. */
-  BENCH_HISTORY_SAMPLES: Type.Integer({ minimum: 1, maximum: 100_000, default: 40 }),
+  BENCH_HISTORY_SAMPLES: Type.Integer({ minimum: 1, maximum: 100_000, default: 100 }),
   BENCH_HISTORY_MEASURE_MAX_S: Type.Integer({ minimum: 1, maximum: 600, default: 15 }),
   /**
    * Seed into this directory and keep it, rather than a temp one removed at the end: a later
    * run with the same seeding settings finds it seeded and goes straight to the measures.
    */
   BENCH_HISTORY_DATA_DIR: Type.Optional(Type.String({ minLength: 1 })),
-  /** How long the standalone app may take to answer HTTP after its start. */
-  BENCH_HISTORY_START_TIMEOUT_S: Type.Integer({ minimum: 5, maximum: 600, default: 120 }),
 });
 export type HistoryBenchEnv = Static<typeof HistoryBenchEnvSchema>;
 
