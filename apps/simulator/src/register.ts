@@ -52,6 +52,14 @@ export async function registerDevices(s: SignIn, devices: readonly { uniqueId: s
   const groups = (await client.get("get_devices")) as { items: { device_data: { imei: string } }[] }[];
   const held = new Set(groups.flatMap((g) => g.items.map((d) => d.device_data.imei)));
   const missing = devices.filter((d) => !held.has(d.uniqueId));
-  for (const d of missing) await client.post("add_device", { name: d.name, imei: d.uniqueId, ...DEVICE_DEFAULTS });
+  for (const d of missing) {
+    try {
+      await client.post("add_device", { name: d.name, imei: d.uniqueId, ...DEVICE_DEFAULTS });
+    } catch (err) {
+      // IMEIs are unique on the server: another account may hold this seed's devices.
+      const onImei = err instanceof ApiError && err.httpStatus === 422 && (err.body as { errors?: Record<string, string> } | undefined)?.errors?.imei !== undefined;
+      throw new Error(`add_device ${d.uniqueId} for ${s.email}: ${(err as Error).message}${onImei ? " (if another account registered this seed's devices, run with another --seed)" : ""}`);
+    }
+  }
   return { added: missing.length, existing: devices.length - missing.length, created };
 }

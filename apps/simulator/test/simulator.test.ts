@@ -85,15 +85,24 @@ describe("pnpm simulate against the all-in-one server", () => {
   });
 
   it("finds the devices of a previous run with the same seed already registered", async () => {
-    const { lines } = await simulate(["--devices", "3", "--rate", "3", "--user", "fleet-sim@simulator.test", "--duration", "1"]);
-    expect(lines).toContain("fleet-sim@simulator.test: 0 device(s) added, 3 already there");
+    const first = await simulate(["--devices", "2", "--seed", "5", "--user", "rerun-sim@simulator.test", "--duration", "0.5"]);
+    expect(first.lines).toContain("rerun-sim@simulator.test (created now): 2 device(s) added, 0 already there");
+    const { lines } = await simulate(["--devices", "3", "--seed", "5", "--user", "rerun-sim@simulator.test", "--duration", "0.5"]);
+    expect(lines).toContain("rerun-sim@simulator.test: 1 device(s) added, 2 already there");
   });
 
   it("refuses to register for an account it cannot sign in as, saying why", async () => {
-    await simulate(["--devices", "1", "--user", "refused@simulator.test", "--duration", "0.2"], "right-password");
+    await simulate(["--devices", "1", "--seed", "3", "--user", "refused@simulator.test", "--duration", "0.2"], "right-password");
     const before = await devicesOf("refused@simulator.test", "right-password", () => true);
-    await expect(simulate(["--devices", "2", "--seed", "2", "--user", "refused@simulator.test", "--duration", "1"], "wrong-password")).rejects.toThrow(/^Signing in as refused@simulator\.test was refused: /);
+    await expect(simulate(["--devices", "2", "--seed", "3", "--user", "refused@simulator.test", "--duration", "1"], "wrong-password")).rejects.toThrow(/^Signing in as refused@simulator\.test was refused: /);
     expect(await devicesOf("refused@simulator.test", "right-password", () => true)).toEqual(before);
+  });
+
+  it("says which device another account holds when this seed's devices are taken", async () => {
+    await simulate(["--devices", "1", "--seed", "4", "--user", "first-sim@simulator.test", "--duration", "0.2"]);
+    await expect(simulate(["--devices", "1", "--seed", "4", "--user", "other-sim@simulator.test", "--duration", "1"])).rejects.toThrow(
+      /^add_device sim-4-0001 for other-sim@simulator\.test: imei: .*taken.* run with another --seed\)$/,
+    );
   });
 
   it("replays a GPX track through insert.php, sped up, and ends when the track has played", async () => {
