@@ -1,5 +1,5 @@
 import { drainPending, Session } from "chdb";
-import { checkDatabaseName, type HistoryDriver, type QueryParams } from "./driver.js";
+import { checkDatabaseName, JSON_ARRAY_SETTINGS, type HistoryDriver, type QueryParams } from "./driver.js";
 import type { HistoryStore } from "./port.js";
 import { historyStoreOver } from "./store.js";
 
@@ -17,6 +17,11 @@ function parseJsonEachRow<T>(text: string): T[] {
   }
   return rows;
 }
+
+/** chDB takes settings in the statement only. */
+const JSON_ARRAY_CLAUSE = `\nSETTINGS ${Object.entries(JSON_ARRAY_SETTINGS)
+  .map(([k, v]) => `${k} = '${v}'`)
+  .join(", ")}`;
 
 function chdbDriver(path: string): HistoryDriver {
   let closed = false;
@@ -36,6 +41,12 @@ function chdbDriver(path: string): HistoryDriver {
     async select<T>(sql: string, params?: QueryParams) {
       const result = await run(sql, params, "JSONEachRow");
       return parseJsonEachRow<T>(result.text());
+    },
+    async selectJson<T>(sql: string, params?: QueryParams) {
+      const result = await run(sql + JSON_ARRAY_CLAUSE, params, "CustomSeparated");
+      const text = result.text();
+      // No rows may come back as no text at all rather than `[]`.
+      return text.length > 0 ? (JSON.parse(text) as T[]) : [];
     },
     async insertRows(table, columns, rows) {
       if (rows.length === 0) return;

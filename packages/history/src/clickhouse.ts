@@ -1,5 +1,5 @@
 import { createClient, type ClickHouseClient } from "@clickhouse/client";
-import { checkDatabaseName, type HistoryDriver, type QueryParams } from "./driver.js";
+import { checkDatabaseName, JSON_ARRAY_SETTINGS, type HistoryDriver, type QueryParams } from "./driver.js";
 import type { HistoryStore } from "./port.js";
 import { historyStoreOver } from "./store.js";
 
@@ -22,6 +22,11 @@ function clickHouseDriver(client: ClickHouseClient): HistoryDriver {
     async select<T>(sql: string, params?: QueryParams) {
       const rs = await client.query({ query: sql, query_params: params, format: "JSONEachRow" });
       return rs.json<T>();
+    },
+    async selectJson<T>(sql: string, params?: QueryParams) {
+      const rs = await client.query({ query: sql, query_params: params, format: "CustomSeparated", clickhouse_settings: JSON_ARRAY_SETTINGS });
+      const text = await rs.text();
+      return text.length > 0 ? (JSON.parse(text) as T[]) : [];
     },
     async insertRows(table, columns, rows) {
       if (rows.length === 0) return;

@@ -12,12 +12,29 @@ export interface HistoryDriver {
   /** Runs a SELECT and returns its JSONEachRow rows, parsed. */
   select<T>(sql: string, params?: QueryParams): Promise<T[]>;
   /**
+   * Runs a SELECT of one String column whose every value is a JSON text, and returns those
+   * values parsed: the engine writes them as one JSON array (JSON_ARRAY_SETTINGS), read
+   * with a single JSON.parse.
+   */
+  selectJson<T>(sql: string, params?: QueryParams): Promise<T[]>;
+  /**
    * One INSERT ... FORMAT JSONCompactEachRow for the whole batch: each row an array of
    * values in `columns` order (no key names to write and parse per row).
    */
   insertRows(table: string, columns: readonly [string, ...string[]], rows: readonly (readonly unknown[])[]): Promise<void>;
   close(): Promise<void>;
 }
+
+/** CustomSeparated output that is one JSON array of the rows' (raw) text: `[row,row,...]`. */
+export const JSON_ARRAY_SETTINGS = {
+  format_custom_escaping_rule: "Raw",
+  format_custom_field_delimiter: "",
+  format_custom_row_before_delimiter: "",
+  format_custom_row_after_delimiter: "",
+  format_custom_row_between_delimiter: ",",
+  format_custom_result_before_delimiter: "[",
+  format_custom_result_after_delimiter: "]",
+} as const;
 
 const IDENTIFIER = /^[A-Za-z_][A-Za-z0-9_]*$/;
 

@@ -20,37 +20,27 @@ export const POSITION_COLUMNS = [
 ] as const;
 
 /**
- * One `positions` row as SELECT_POSITION_COLUMNS returns it in JSONEachRow.
- * 64-bit integers arrive as strings from a ClickHouse server (its default
- * `output_format_json_quote_64bit_integers=1`) and as numbers from chDB, so both are accepted.
+ * One `positions` row as a JSON text of HistoryRow, written by the engine: the whole answer
+ * is then one JSON.parse (see JSON_ARRAY_SETTINGS), with no record to map nor `attributes`
+ * to parse again per row (stored as JSON text, it goes out as it is). A device-day is
+ * ~8,600 rows; parsing them line by line, then their attributes, was a fifth of get_history.
+ * Ids and epoch ms stay below 2^53; floats print in their shortest exact form, as in JSON output.
  */
-export interface PositionSelectRecord {
-  id: string | number;
-  device_id: string | number;
-  unique_id: string;
-  protocol: string;
-  fix_time_ms: string | number;
-  server_time_ms: string | number;
-  latitude: number;
-  longitude: number;
-  altitude: number;
-  course: number;
-  speed: number;
-  distance: number;
-  valid: number;
-  engine_on: number;
-  attributes: string;
-}
-
-/**
- * Times leave as epoch ms through toUnixTimestamp64Milli, under aliases that differ
- * from the column names: ClickHouse lets a SELECT alias shadow a column in WHERE
- * and ORDER BY, which would compare the filters against numbers.
- */
-export const SELECT_POSITION_COLUMNS = `id, device_id, unique_id, protocol,
-    toUnixTimestamp64Milli(fix_time) AS fix_time_ms,
-    toUnixTimestamp64Milli(server_time) AS server_time_ms,
-    latitude, longitude, altitude, course, speed, distance, valid, engine_on, attributes`;
+export const POSITION_JSON = `concat('{"id":', toString(id),
+    ',"deviceId":', toString(device_id),
+    ',"uniqueId":', toJSONString(unique_id),
+    ',"protocol":', toJSONString(protocol),
+    ',"latitude":', toString(latitude),
+    ',"longitude":', toString(longitude),
+    ',"altitude":', toString(altitude),
+    ',"course":', toString(course),
+    ',"speedKmh":', toString(speed),
+    ',"distanceKm":', toString(distance),
+    ',"fixTime":', toString(toUnixTimestamp64Milli(fix_time)),
+    ',"serverTime":', toString(toUnixTimestamp64Milli(server_time)),
+    ',"valid":', if(valid != 0, 'true', 'false'),
+    ',"engineOn":', if(engine_on != 0, 'true', 'false'),
+    ',"attributes":', attributes, '}')`;
 
 /**
  * Formats epoch ms as DateTime64 text input, 'YYYY-MM-DD HH:MM:SS.mmm' in UTC: the one
@@ -106,24 +96,4 @@ export function toSafeNumber(v: string | number): number {
   const n = typeof v === "number" ? v : Number(v);
   if (!Number.isSafeInteger(n)) throw new RangeError(`64-bit value outside the safe integer range: ${v}`);
   return n;
-}
-
-export function fromSelectRecord(r: PositionSelectRecord): HistoryRow {
-  return {
-    id: toSafeNumber(r.id),
-    deviceId: toSafeNumber(r.device_id),
-    uniqueId: r.unique_id,
-    protocol: r.protocol,
-    latitude: r.latitude,
-    longitude: r.longitude,
-    altitude: r.altitude,
-    course: r.course,
-    speedKmh: r.speed,
-    distanceKm: r.distance,
-    fixTime: toSafeNumber(r.fix_time_ms),
-    serverTime: toSafeNumber(r.server_time_ms),
-    valid: r.valid !== 0,
-    engineOn: r.engine_on !== 0,
-    attributes: JSON.parse(r.attributes) as HistoryRow["attributes"],
-  };
 }

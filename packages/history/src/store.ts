@@ -4,7 +4,7 @@ import { lastStates } from "./last-states.js";
 import { migrations as allMigrations, type Migration } from "./migrations.js";
 import { minuteCounts, storedCount } from "./pages.js";
 import type { HistoryQuery, HistoryStore } from "./port.js";
-import { fromSelectRecord, POSITION_COLUMNS, SELECT_POSITION_COLUMNS, toInsertTuples, toSafeNumber, type PositionSelectRecord } from "./rows.js";
+import { POSITION_COLUMNS, POSITION_JSON, toInsertTuples, toSafeNumber } from "./rows.js";
 
 /** Ids per DELETE statement: query parameters travel in the URL of an HTTP request. */
 const DELETE_CHUNK = 5000;
@@ -84,12 +84,11 @@ export async function selectPositions(driver: HistoryDriver, db: string, q: Hist
     page += " OFFSET {offset:UInt64}";
     params.offset = checkUint("offset", q.offset);
   }
-  const sql = `SELECT ${SELECT_POSITION_COLUMNS}
+  const sql = `SELECT ${POSITION_JSON}
 FROM ${db}.positions FINAL
 ${where}
 ORDER BY fix_time, id${page}`;
-  const records = await driver.select<PositionSelectRecord>(sql, params);
-  return records.map(fromSelectRecord);
+  return driver.selectJson<HistoryRow>(sql, params);
 }
 
 export async function countPositions(driver: HistoryDriver, db: string, filter: { deviceId?: number; fromMs?: number; toMs?: number } = {}): Promise<number> {
@@ -99,14 +98,14 @@ export async function countPositions(driver: HistoryDriver, db: string, filter: 
 }
 
 export async function previousPosition(driver: HistoryDriver, db: string, deviceId: number, before: { fixTime: number; id: number }): Promise<HistoryRow | undefined> {
-  const sql = `SELECT ${SELECT_POSITION_COLUMNS}
+  const sql = `SELECT ${POSITION_JSON}
 FROM ${db}.positions FINAL
 WHERE device_id = {deviceId:UInt64}
   AND (fix_time < fromUnixTimestamp64Milli({t:Int64}, 'UTC') OR (fix_time = fromUnixTimestamp64Milli({t:Int64}, 'UTC') AND id < {id:UInt64}))
 ORDER BY fix_time DESC, id DESC
 LIMIT 1`;
-  const records = await driver.select<PositionSelectRecord>(sql, { deviceId: checkUint("deviceId", deviceId), t: checkEpochMs("fixTime", before.fixTime), id: checkUint("id", before.id) });
-  return records[0] ? fromSelectRecord(records[0]) : undefined;
+  const rows = await driver.selectJson<HistoryRow>(sql, { deviceId: checkUint("deviceId", deviceId), t: checkEpochMs("fixTime", before.fixTime), id: checkUint("id", before.id) });
+  return rows[0];
 }
 
 /**
