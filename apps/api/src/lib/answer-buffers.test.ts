@@ -19,6 +19,17 @@ describe("answer buffers", () => {
     expect(JSON.parse(c.toString("utf8"))).toEqual({ other: "y".repeat(90) });
     expect(buffers.encode("{}").buffer).not.toBe(b.buffer); // small answers are not pooled
   });
+
+  it("encode whole a text of more bytes than characters into a buffer kept for a shorter one", () => {
+    const buffers = new AnswerBuffers(10, 2);
+    buffers.release(buffers.encode("x".repeat(100)));
+    // 100 characters, 100 to 400 bytes: the kept buffer (125 bytes) has room for the characters, not the bytes.
+    for (const text of ["é".repeat(100), "🚗".repeat(50), "x".repeat(118) + "é", "x".repeat(120) + "🚗"]) {
+      const answer = buffers.encode(text);
+      expect(answer.toString("utf8")).toBe(text);
+      buffers.release(answer);
+    }
+  });
 });
 
 describe("the live routes' answers over real connections", () => {
