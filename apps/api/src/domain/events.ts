@@ -5,6 +5,7 @@ import {
 import { destroyUserEvents, findUserDevice, listCustomEventsByProtocol, listUserEventsByIds, pageUserEvents, type Db, type EventRow, type User } from "@fleet/db";
 import type { LiveStore } from "@fleet/live";
 import { pageRequest, pageWindow, paginate } from "../lib/pagination.js";
+import { userUnits } from "../lib/units.js";
 import { found } from "./found.js";
 
 /*
@@ -14,8 +15,6 @@ import { found } from "./found.js";
  */
 
 const DAY = 86_400_000;
-const KM_PER_MILE = 1.609344;
-const FT_PER_M = 3.28084;
 
 /** How one answer shows events: the account's clock and units (speeds come in km/h, altitudes in m), worked out once. */
 interface Shown {
@@ -25,8 +24,8 @@ interface Shown {
 }
 
 function shownFor(user: User): Shown {
-  const [miles, feet] = [user.unitOfDistance === "mi", user.unitOfAltitude === "ft"];
-  return { clock: userClock(user), speed: (kmh) => Math.round(miles ? kmh / KM_PER_MILE : kmh), altitude: (m) => Math.round(feet ? m * FT_PER_M : m) };
+  const units = userUnits(user);
+  return { clock: userClock(user), speed: (kmh) => Math.round(units.speed(kmh)), altitude: (m) => Math.round(units.altitude(m)) };
 }
 
 /** The spec's Event record; links the event lacks are 0, an unknown address "-" as in the live list. */

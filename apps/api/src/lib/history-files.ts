@@ -1,5 +1,6 @@
 import type { HistoryExportFormat, HistoryRow } from "@fleet/contracts";
 import { round, type UserUnits } from "./units.js";
+import { xmlText } from "./xml.js";
 
 /*
  * A device's track as a file, written a chunk of rows at a time so an export of a month
@@ -26,9 +27,7 @@ export interface TrackWriter {
   tail(meta: TrackMeta): string;
 }
 
-const XML_ESCAPES: Record<string, string> = { "&": "&amp;", "<": "&lt;", ">": "&gt;", '"': "&quot;", "'": "&apos;" };
-/** Text as XML character data; U+FFFE and U+FFFF, which XML 1.0 has no place for, are left out (control characters never get in). */
-const xml = (s: string) => s.replace(/[\uFFFE\uFFFF]/g, "").replace(/[&<>"']/g, (c) => XML_ESCAPES[c]!);
+const xml = xmlText;
 const iso = (ms: number) => new Date(ms).toISOString();
 /** A number in plain decimal digits: String() writes 1e-7 for a coordinate a hair off zero, which XML readers and spreadsheets take for text. */
 const dec = (n: number) => {

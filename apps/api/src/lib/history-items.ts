@@ -1,6 +1,7 @@
 import type { Attributes, HistoryGroupItem, HistoryRow } from "@fleet/contracts";
 import { readSensor, toNumber, type SensorDefinition, type SensorInput } from "@fleet/sensors";
 import { round, type UserUnits } from "./units.js";
+import { xmlText } from "./xml.js";
 
 /*
  * A history position as the vendor's clients read it (the spec's position fields plus
@@ -17,18 +18,13 @@ export interface HistoryItemContext {
   sensors: readonly SensorDefinition[];
 }
 
-const XML_ESCAPES: Record<string, string> = { "&": "&amp;", "<": "&lt;", ">": "&gt;", '"': "&quot;", "'": "&apos;" };
-const XML_SPECIAL = /[&<>"']/;
-const XML_SPECIALS = /[&<>"']/g;
-// Most values are numbers or plain text: test before replacing, which costs several times more.
-const xml = (s: string) => (XML_SPECIAL.test(s) ? s.replace(XML_SPECIALS, (c) => XML_ESCAPES[c]!) : s);
 
 /** The attributes as the vendor's `other` XML (`<info><battery>73</battery></info>`); keys are already `[a-z0-9_-]`. */
 export function otherXml(attributes: Attributes): string {
   let out = "<info>";
   for (const key in attributes) {
     const v = attributes[key]!;
-    out += "<" + key + ">" + (typeof v === "string" ? xml(v) : String(v)) + "</" + key + ">";
+    out += "<" + key + ">" + (typeof v === "string" ? xmlText(v) : String(v)) + "</" + key + ">";
   }
   return out + "</info>";
 }

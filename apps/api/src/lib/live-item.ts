@@ -1,9 +1,8 @@
 import { formatDateTime, knownAttribute, type DeviceData, type KnownAttribute, type LiveDeviceItem, type LiveState } from "@fleet/contracts";
 import type { User, UserDeviceRecord } from "@fleet/db";
 import type { LiveExtras } from "./live-extras.js";
+import { FT_PER_M, KM_PER_MILE } from "./units.js";
 
-const KM_PER_MILE = 1.609344;
-const FT_PER_M = 3.28084;
 
 const str = (v: unknown): string => (v === null || v === undefined ? "" : String(v));
 const fixed = (n: number, digits: number) => n.toFixed(digits);
