@@ -61,7 +61,7 @@ function drivesAndStops(t: TrackFacts, minStopMs: number): Group[] {
  * above the device's minimum moving speed. Independent of units and of HTTP, so the
  * history endpoint and reports cut a track the same way.
  */
-export function segmentTrack(rows: readonly HistoryRow[], opts: SegmentOptions): Segmentation {
+export function segmentTrack<R extends HistoryRow>(rows: readonly R[], opts: SegmentOptions): Segmentation<R> {
   const minStopMs = opts.minStopMs ?? DEFAULT_MIN_STOP_MS;
   const points = orderedFixes(rows);
   const stepKm = stepDistances(points);

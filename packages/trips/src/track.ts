@@ -8,12 +8,12 @@ const byTime = (a: HistoryRow, b: HistoryRow) => a.fixTime - b.fixTime || a.id -
  * two positions of the same instant (same fix time, the lower id kept) count once. The
  * history store already answers in order; this also holds for rows from anywhere else.
  */
-export function orderedFixes(rows: readonly HistoryRow[]): HistoryRow[] {
+export function orderedFixes<R extends HistoryRow>(rows: readonly R[]): R[] {
   let sorted = true;
   for (let i = 1; i < rows.length && sorted; i++) sorted = byTime(rows[i - 1]!, rows[i]!) <= 0;
   const inOrder = sorted ? rows : [...rows].sort(byTime);
   const seen = new Set<number>();
-  const out: HistoryRow[] = [];
+  const out: R[] = [];
   for (const row of inOrder) {
     if (seen.has(row.id)) continue;
     seen.add(row.id);

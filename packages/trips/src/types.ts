@@ -58,9 +58,9 @@ export interface Group extends GroupStats {
   last: number;
 }
 
-export interface Segmentation {
+export interface Segmentation<R extends HistoryRow = HistoryRow> {
   /** The fixes in time order, each once. */
-  points: HistoryRow[];
+  points: R[];
   /** km from the point before in `points` (0 for the first). */
   stepKm: number[];
   /** Whether each point is moving: engine on (or no engine sensor) and speed above the minimum. */
