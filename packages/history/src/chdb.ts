@@ -48,6 +48,9 @@ function chdbDriver(path: string): HistoryDriver {
       // No rows may come back as no text at all rather than `[]`.
       return text.length > 0 ? (JSON.parse(text) as T[]) : [];
     },
+    async selectRowBinary(sql, params) {
+      return (await run(sql, params, "RowBinary")).bytes();
+    },
     async insertRows(table, columns, rows) {
       if (rows.length === 0) return;
       // The raw passthrough: one Buffer, parsed by the engine's own JSON reader,

@@ -28,6 +28,13 @@ function clickHouseDriver(client: ClickHouseClient): HistoryDriver {
       const text = await rs.text();
       return text.length > 0 ? (JSON.parse(text) as T[]) : [];
     },
+    async selectRowBinary(sql, params) {
+      // query() parses only the formats it knows; exec() hands back the bytes as they come.
+      const { stream } = await client.exec({ query: `${sql}\nFORMAT RowBinary`, query_params: params });
+      const chunks: Buffer[] = [];
+      for await (const chunk of stream) chunks.push(chunk as Buffer);
+      return Buffer.concat(chunks);
+    },
     async insertRows(table, columns, rows) {
       if (rows.length === 0) return;
       // The tracker flushes as soon as its batches in hand are done, which at low traffic

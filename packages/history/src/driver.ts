@@ -17,6 +17,8 @@ export interface HistoryDriver {
    * with a single JSON.parse.
    */
   selectJson<T>(sql: string, params?: QueryParams): Promise<T[]>;
+  /** Runs a SELECT and returns its rows in RowBinary (see row-binary.ts), as the engine wrote them. */
+  selectRowBinary(sql: string, params?: QueryParams): Promise<Uint8Array>;
   /**
    * One INSERT ... FORMAT JSONCompactEachRow for the whole batch: each row an array of
    * values in `columns` order (no key names to write and parse per row).

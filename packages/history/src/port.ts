@@ -10,6 +10,14 @@ export interface HistoryQuery {
   offset?: number;
 }
 
+/** A stored position with the vendor's position fields the row alone decides, as JSON members. */
+export interface PositionWithFields extends HistoryRow {
+  /** UTF-8 JSON members without braces (`"id":…,"device_id":…,…`): see positions-with-fields.ts. */
+  readonly fields: Uint8Array;
+  /** The attributes as stored: JSON.stringify of them. */
+  readonly attributesText: string;
+}
+
 /**
  * The history port: append-mostly position history. ClickHouse in production (via
  * @clickhouse/client), chDB in process when CLICKHOUSE_URL is unset. Writes are
@@ -23,6 +31,8 @@ export interface HistoryStore {
   insert(rows: readonly HistoryRow[]): Promise<void>;
   /** Rows of one device in [fromMs, toMs], ordered by fixTime then id. */
   query(q: HistoryQuery): Promise<HistoryRow[]>;
+  /** The rows `query` gives for the range (no paging), each with its vendor fields made by the engine. */
+  queryWithFields(q: Omit<HistoryQuery, "limit" | "offset">): Promise<PositionWithFields[]>;
   count(filter?: { deviceId?: number; fromMs?: number; toMs?: number }): Promise<number>;
   /** The device's row just before `(fixTime, id)` in time order, if any. */
   previous(deviceId: number, before: { fixTime: number; id: number }): Promise<HistoryRow | undefined>;

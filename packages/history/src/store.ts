@@ -1,42 +1,15 @@
 import type { HistoryRow } from "@fleet/contracts";
-import type { HistoryDriver, QueryParams } from "./driver.js";
+import type { HistoryDriver } from "./driver.js";
+import { checkEpochMs, checkUint, positionFilter } from "./filter.js";
 import { lastStates } from "./last-states.js";
 import { migrations as allMigrations, type Migration } from "./migrations.js";
 import { minuteCounts, storedCount } from "./pages.js";
 import type { HistoryQuery, HistoryStore } from "./port.js";
+import { selectPositionsWithFields } from "./positions-with-fields.js";
 import { POSITION_COLUMNS, POSITION_JSON, toInsertTuples, toSafeNumber } from "./rows.js";
 
 /** Ids per DELETE statement: query parameters travel in the URL of an HTTP request. */
 const DELETE_CHUNK = 5000;
-
-function checkUint(name: string, v: number): number {
-  if (!Number.isSafeInteger(v) || v < 0) throw new RangeError(`${name} must be a non-negative integer, got ${v}`);
-  return v;
-}
-
-function checkEpochMs(name: string, v: number): number {
-  if (!Number.isSafeInteger(v)) throw new RangeError(`${name} must be an integer epoch-ms, got ${v}`);
-  return v;
-}
-
-/** `WHERE` clause and bound values for the optional device and inclusive time range. */
-function positionFilter(f: { deviceId?: number; fromMs?: number; toMs?: number }): { where: string; params: QueryParams } {
-  const conds: string[] = [];
-  const params: QueryParams = {};
-  if (f.deviceId !== undefined) {
-    conds.push("device_id = {deviceId:UInt64}");
-    params.deviceId = checkUint("deviceId", f.deviceId);
-  }
-  if (f.fromMs !== undefined) {
-    conds.push("fix_time >= fromUnixTimestamp64Milli({fromMs:Int64}, 'UTC')");
-    params.fromMs = checkEpochMs("fromMs", f.fromMs);
-  }
-  if (f.toMs !== undefined) {
-    conds.push("fix_time <= fromUnixTimestamp64Milli({toMs:Int64}, 'UTC')");
-    params.toMs = checkEpochMs("toMs", f.toMs);
-  }
-  return { where: conds.length > 0 ? `WHERE ${conds.join(" AND ")}` : "", params };
-}
 
 /** Creates the database and the bookkeeping table; both idempotent. */
 async function ensureSchemaMigrations(driver: HistoryDriver, db: string): Promise<void> {
@@ -136,6 +109,7 @@ export function historyStoreOver(driver: HistoryDriver, db: string): HistoryStor
     migrate: () => runMigrations(driver, db),
     insert: (rows) => insertPositions(driver, db, rows),
     query: (q) => selectPositions(driver, db, q),
+    queryWithFields: (q) => selectPositionsWithFields(driver, db, q),
     count: (filter) => countPositions(driver, db, filter),
     previous: (deviceId, before) => previousPosition(driver, db, deviceId, before),
     lastStates: (devices) => lastStates(driver, db, devices),

@@ -144,6 +144,44 @@ export function historyContract(name: string, makeHarness: () => Promise<History
       expect(await store.query({ deviceId: 1, fromMs: T0, toMs: T0 + 60_000 })).toEqual(before);
     });
 
+    it("reads a range with each position's fields: the rows query reads, and JSON members of their stored values", async () => {
+      const odd = row({
+        id: 9_007_199_254_740_000,
+        deviceId: 7,
+        protocol: 'te"l\\tonika/Ω',
+        latitude: -33.868820123,
+        longitude: -151.209295987,
+        course: 359.5,
+        speedKmh: 88.75,
+        valid: false,
+        fixTime: T0 + 500,
+        serverTime: T0 + 900,
+        attributes: { power: "12.5", note: "<a href='x'>\"&\"</a>\t\n" },
+      });
+      const batch = [...rows(7, 1, 3), odd, row({ id: 4, deviceId: 8 })];
+      await store.insert(batch);
+      await store.insert(batch);
+      const range = { deviceId: 7, fromMs: T0, toMs: T0 + 60_000 };
+      const got = await store.queryWithFields(range);
+      const keys = Object.keys(odd) as (keyof HistoryRow)[];
+      expect(got.map((p) => Object.fromEntries(keys.map((k) => [k, p[k]])))).toEqual(await store.query(range));
+      expect(got.map((p) => p.id)).toEqual([1, odd.id, 2, 3]);
+      expect(JSON.parse(`{${Buffer.from(got[1]!.fields).toString("utf8")}}`)).toEqual({
+        id: odd.id,
+        device_id: 7,
+        item_id: `i${odd.id}`,
+        sort: Math.floor(odd.fixTime / 1000),
+        latitude: odd.latitude,
+        longitude: odd.longitude,
+        lat: odd.latitude,
+        lng: odd.longitude,
+        course: 359.5,
+        valid: "0",
+        protocol: odd.protocol,
+      });
+      expect(await store.queryWithFields({ deviceId: 9, fromMs: T0, toMs: T0 + 60_000 })).toEqual([]);
+    });
+
     it("deletes only the named ids of the named devices", async () => {
       // Device 2 owns id 102; device 1 is named, but id 102 is not one of its rows.
       await store.insert([...rows(1, 1, 5), ...rows(2, 101, 5), ...rows(3, 201, 2)]);
