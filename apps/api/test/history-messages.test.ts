@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { AddSensorResponseSchema, DeleteHistoryPositionsResponseSchema, EditSetupResponseSchema, GetHistoryMessagesResponseSchema, GetHistoryResponseSchema, type HistoryRow } from "@fleet/contracts";
+import { AddSensorResponseSchema, DeleteHistoryPositionsResponseSchema, EditSetupResponseSchema, GetHistoryMessagesResponseSchema, GetHistoryResponseSchema, type Attributes, type HistoryRow } from "@fleet/contracts";
 import { describeApi, failure, invalid, ok, type ApiHarness, type TestUser } from "./fixture.js";
 
 /*
@@ -133,6 +133,26 @@ describeApi("get_history_messages and delete_history_positions", (h) => {
       await setup(h, user, { timezone_id: TZ_PLUS_1, unit_of_distance: "mi", unit_of_altitude: "ft" });
       const mi = (await messages(h, user, device)).messages.data[0]!;
       expect([mi.speed, mi.altitude, mi.distance]).toEqual([62, 328, "1"]);
+    });
+
+    it("shows the same other and other_arr as get_history, whatever the attributes hold, and power as the device sent it where get_history reads it as a number", async () => {
+      const user = await h.newUser();
+      const device = await h.addDevice(user);
+      const odd: Attributes[] = [
+        { power: "12.50", note: "<a href='x'>\"&\"</a>", path: "C:\\dir\t\n", odd: "\uFFFEΩ\uFFFF", "2": true },
+        { power: true, sat: 0 },
+        { power: " 1e3 " },
+        { power: "volts" },
+        {},
+      ];
+      await h.history.insert(odd.map((attributes, i) => fix(device, i, { attributes })));
+      const records = (await messages(h, user, device)).messages.data;
+      const grouped = ok(await h.get("/get_history", { user, query: { device_id: device, ...DAY } }), GetHistoryResponseSchema);
+      const items = new Map(grouped.items.flatMap((g) => g.items.map((p) => [Number(p.id), p])));
+      expect(records.map((r) => [r.other, r.other_arr])).toEqual(records.map((r) => [items.get(Number(r.id))!.other, items.get(Number(r.id))!.other_arr]));
+      expect(records.map((r) => r.power)).toEqual(["12.50", "true", " 1e3 ", "volts", null]);
+      expect(records.map((r) => items.get(Number(r.id))!.power)).toEqual([12.5, 1, 1000, null, null]);
+      expect(records[0]!.other).toBe("<info><2>true</2><power>12.50</power><note>&lt;a href=&apos;x&apos;&gt;&quot;&amp;&quot;&lt;/a&gt;</note><path>C:\\dir\t\n</path><odd>Ω</odd></info>");
     });
 
     it("reads every sensor at each fix, the popup ones also under popup_sensors, and lists the device's sensors", async () => {

@@ -3,6 +3,7 @@ import { AddSensorResponseSchema, AddUserDriverResponseSchema, GetHistoryRespons
 import { recordEvents } from "@fleet/db";
 import { TrackBuilder } from "@fleet/trips/testing";
 import { getHistory } from "../src/domain/history.js";
+import { liveRecordCache } from "../src/lib/live-records.js";
 import { describeApi, invalid, ok, type ApiHarness, type TestUser } from "./fixture.js";
 
 /*
@@ -220,7 +221,7 @@ describeApi("get_history", (h) => {
       const device = await h.addDevice(user);
       const seen: unknown[] = [];
       const events = async (userId: number, deviceId: number, range: unknown) => (seen.push([userId, deviceId, range]), []);
-      await getHistory({ db: h.db, history: h.history, events }, user, { device_id: device, ...DAY });
+      await getHistory({ db: h.db, records: liveRecordCache(h.db, h.live, { maxDevices: 100 }), history: h.history, events }, user, { device_id: device, ...DAY });
       expect(seen).toEqual([[user.id, device, { fromMs: Date.UTC(2026, 2, 10), toMs: Date.UTC(2026, 2, 11) - 1 }]]);
     });
   });

@@ -12,7 +12,7 @@ import {
 import { findUserDevice, listSensorsOfDevices, listUserDevices, type Db, type Sensor, type User } from "@fleet/db";
 import type { HistoryPager, HistoryStore } from "@fleet/history";
 import { readSensor, sensorInput, type SensorDefinition, type SensorInput } from "@fleet/sensors";
-import { otherArr, otherXml } from "../lib/history-items.js";
+import { otherArr, otherXml } from "../lib/attribute-members.js";
 import { localTimes } from "../lib/local-times.js";
 import { paginate } from "../lib/pagination.js";
 import { round, userUnits, type UserUnits } from "../lib/units.js";

@@ -30,6 +30,20 @@ describe("answer buffers", () => {
       buffers.release(answer);
     }
   });
+
+  it("write an answer's pieces in order, text as UTF-8 and bytes as they are, moving to a larger buffer when one runs out", () => {
+    const buffers = new AnswerBuffers(16, 2);
+    const bytes = new TextEncoder().encode('"id":1,"name":"Škoda"');
+    const pieces = Array.from({ length: 200 }, (_, i) => (i % 2 === 0 ? `{"n":${i},"t":"°C 🚗",` : bytes));
+    const expected = pieces.map((p) => (typeof p === "string" ? p : new TextDecoder().decode(p))).join("");
+    const a = buffers.write((out) => pieces.forEach((p) => (typeof p === "string" ? out.text(p) : out.bytes(p))));
+    expect(a.toString("utf8")).toBe(expected);
+    buffers.release(a);
+    // The buffer it ended in is kept, large enough for the same answer again.
+    const b = buffers.write((out) => pieces.forEach((p) => (typeof p === "string" ? out.text(p) : out.bytes(p))));
+    expect(b.buffer).toBe(a.buffer);
+    expect(b.toString("utf8")).toBe(expected);
+  });
 });
 
 describe("the live routes' answers over real connections", () => {

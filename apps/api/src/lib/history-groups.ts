@@ -1,5 +1,7 @@
 import { GroupStatus, type Group } from "@fleet/trips";
-import type { DriverRecord, HistoryGroup, HistoryGroupItem } from "@fleet/contracts";
+import type { DriverRecord, HistoryGroup } from "@fleet/contracts";
+import type { PositionWithFields } from "@fleet/history";
+import type { JsonOut } from "./json-write.js";
 import { formatDuration } from "./live-item.js";
 import { round, type UserUnits } from "./units.js";
 
@@ -30,8 +32,11 @@ export interface GroupContext {
   drivers: ReadonlyMap<string, DriverRecord>;
 }
 
-/** A group of the track; `items` are its positions (a drive and a stop share the one where they meet). */
-export function trackGroup(ctx: GroupContext, g: Group, items: HistoryGroupItem[]): HistoryGroup {
+/** A group record of the track, but its items (see groupJson). */
+export type TrackGroup = Omit<HistoryGroup, "items">;
+
+/** A group of the track, without its positions (a drive and a stop share the one where they meet). */
+export function trackGroup(ctx: GroupContext, g: Group): TrackGroup {
   const { units } = ctx;
   const show = ctx.time(g.startMs);
   const marker = g.status === GroupStatus.start || g.status === GroupStatus.end;
@@ -51,8 +56,19 @@ export function trackGroup(ctx: GroupContext, g: Group, items: HistoryGroupItem[
     engine_hours: Math.floor(g.engineHoursMs / 1000),
     fuel_consumption: round(g.fuelConsumed, 2),
     ...(marker || !driver ? {} : { driver }),
-    items,
   };
+}
+
+/** A track group's JSON, with its positions first..last as `items`: each its stored fields, then its tail (history-items.ts). */
+export function writeGroupJson(out: JsonOut, group: TrackGroup, points: readonly PositionWithFields[], tailOf: (i: number) => string, first: number, last: number): void {
+  const head = JSON.stringify(group);
+  out.text(`${head.slice(0, -1)},"items":[`);
+  for (let i = first; i <= last; i++) {
+    out.text(i === first ? "{" : ",{");
+    out.bytes(points[i]!.fields);
+    out.text(tailOf(i));
+  }
+  out.text("]}");
 }
 
 /** An event as a status-5 group of no duration, its one item the event's position. */
@@ -113,17 +129,17 @@ export function eventGroup(ctx: GroupContext, e: HistoryEvent): HistoryGroup {
  * before it, between the start and end markers (an event before the first position still
  * follows start; one after the last precedes end).
  */
-export function withEvents(track: readonly { group: HistoryGroup; startMs: number }[], events: readonly { group: HistoryGroup; time: number }[]): HistoryGroup[] {
-  const out: HistoryGroup[] = [];
+export function withEvents<T>(track: readonly { status: number; startMs: number; value: T }[], events: readonly { time: number; value: T }[]): T[] {
+  const out: T[] = [];
   const sorted = [...events].sort((a, b) => a.time - b.time);
   let e = 0;
-  for (const { group, startMs } of track) {
-    if (group.status !== GroupStatus.start) {
-      const isEnd = group.status === GroupStatus.end;
-      while (e < sorted.length && (isEnd || sorted[e]!.time < startMs)) out.push(sorted[e++]!.group);
+  for (const { status, startMs, value } of track) {
+    if (status !== GroupStatus.start) {
+      const isEnd = status === GroupStatus.end;
+      while (e < sorted.length && (isEnd || sorted[e]!.time < startMs)) out.push(sorted[e++]!.value);
     }
-    out.push(group);
+    out.push(value);
   }
-  while (e < sorted.length) out.push(sorted[e++]!.group);
+  while (e < sorted.length) out.push(sorted[e++]!.value);
   return out;
 }

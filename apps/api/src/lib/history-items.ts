@@ -1,7 +1,7 @@
-import type { Attributes, HistoryGroupItem, HistoryRow } from "@fleet/contracts";
-import { readSensor, toNumber, type SensorDefinition, type SensorInput } from "@fleet/sensors";
+import type { PositionWithFields } from "@fleet/history";
+import { readSensor, type SensorDefinition, type SensorInput } from "@fleet/sensors";
+import { attributeMembers, attributeMembersOfText } from "./attribute-members.js";
 import { round, type UserUnits } from "./units.js";
-import { xmlText } from "./xml.js";
 
 /*
  * A history position as the vendor's clients read it (the spec's position fields plus
@@ -19,29 +19,12 @@ export interface HistoryItemContext {
 }
 
 
-/** The attributes as the vendor's `other` XML (`<info><battery>73</battery></info>`); keys are already `[a-z0-9_-]`. */
-export function otherXml(attributes: Attributes): string {
-  let out = "<info>";
-  for (const key in attributes) {
-    const v = attributes[key]!;
-    out += "<" + key + ">" + (typeof v === "string" ? xmlText(v) : String(v)) + "</" + key + ">";
-  }
-  return out + "</info>";
-}
-
-/** The attributes as `key: value` lines (the vendor's `other_arr`). */
-export function otherArr(attributes: Attributes): string[] {
-  const out: string[] = [];
-  for (const key in attributes) out.push(`${key}: ${String(attributes[key])}`);
-  return out;
-}
-
 /**
  * A sensor's value at a position: its number, 1/0 for on/off, "-" when the position does
  * not tell. A virtual odometer counts GPS distance up to now, which no past position
  * holds, so it reads "-" in history.
  */
-function sensorValue(def: SensorDefinition, input: SensorInput): number | string {
+function sensorValue(def: SensorDefinition, input: SensorInput): number | "-" {
   if (def.type === "odometer" && def.odometerValueBy === "virtual_odometer") return "-";
   const { value } = readSensor(def, input);
   if (typeof value === "number") return round(value, 2);
@@ -49,40 +32,34 @@ function sensorValue(def: SensorDefinition, input: SensorInput): number | string
   return "-";
 }
 
-export function historyItem(ctx: HistoryItemContext, row: HistoryRow, stepKm: number): HistoryGroupItem {
+/** A number as JSON.stringify writes it (null when not finite). */
+const jsonNumber = (n: number): string => (Number.isFinite(n) ? String(n) : "null");
+
+/**
+ * The members of a history position's JSON that depend on the user and the track, from the
+ * comma after the stored fields (see @fleet/history's POSITION_FIELDS) to the closing brace:
+ * the times on the user's clock, speed and altitude in the user's units, the distance from
+ * the fix before, power, the attributes (other, other_arr) and `sensors_data`. Written as text,
+ * not built as an object and stringified: a device-day is ~8,600 of them (docs/decisions.md,
+ * get_history). Times are digits and separators, values numbers or "-", and the attribute
+ * texts are stringified.
+ */
+export function historyItemTail(ctx: HistoryItemContext, row: PositionWithFields, stepKm: number): string {
   const { units } = ctx;
   const time = ctx.time(row.fixTime);
-  const speed = Math.round(units.speed(row.speedKmh));
-  const altitude = Math.round(units.altitude(row.altitude));
-  const sensorsData: HistoryGroupItem["sensors_data"] = [
-    { id: "speed", value: speed },
-    { id: "altitude", value: altitude },
-  ];
+  const speed = jsonNumber(Math.round(units.speed(row.speedKmh)));
+  const altitude = jsonNumber(Math.round(units.altitude(row.altitude)));
+  let sensorsData = `{"id":"speed","value":${speed}},{"id":"altitude","value":${altitude}}`;
   if (ctx.sensors.length > 0) {
     const input: SensorInput = { attributes: row.attributes, speedKmh: row.speedKmh, odometerKm: 0, engineSeconds: 0 };
-    for (const def of ctx.sensors) sensorsData.push({ id: `sensor_${def.id}`, value: sensorValue(def, input) });
+    for (const def of ctx.sensors) {
+      const value = sensorValue(def, input);
+      sensorsData += `,{"id":"sensor_${def.id}","value":${value === "-" ? '"-"' : jsonNumber(value)}}`;
+    }
   }
-  return {
-    id: row.id,
-    device_id: ctx.deviceId,
-    item_id: `i${row.id}`,
-    time,
-    raw_time: time,
-    server_time: ctx.time(row.serverTime),
-    sort: Math.floor(row.fixTime / 1000),
-    latitude: row.latitude,
-    longitude: row.longitude,
-    lat: row.latitude,
-    lng: row.longitude,
-    altitude,
-    course: row.course,
-    speed,
-    distance: round(units.distance(stepKm), 3),
-    power: toNumber(row.attributes.power),
-    valid: row.valid ? "1" : "0",
-    protocol: row.protocol,
-    other: otherXml(row.attributes),
-    other_arr: otherArr(row.attributes),
-    sensors_data: sensorsData,
-  };
+  return (
+    `,"time":"${time}","raw_time":"${time}","server_time":"${ctx.time(row.serverTime)}","altitude":${altitude},"speed":${speed}` +
+    `,"distance":${jsonNumber(round(units.distance(stepKm), 3))}` +
+    `${attributeMembersOfText(row.attributesText) ?? attributeMembers(row.attributes)},"sensors_data":[${sensorsData}]}`
+  );
 }

@@ -1,5 +1,6 @@
 import type { FastifyReply, FastifyRequest } from "fastify";
 import { AnswerBuffers } from "./answer-buffers.js";
+import type { JsonOut } from "./json-write.js";
 
 /** Answers of 1 MB and more (a few hundred devices) go through kept buffers, at most four at rest (~64 MB for 10,000-device lists). */
 const buffers = new AnswerBuffers(1 << 20, 4);
@@ -23,7 +24,15 @@ export const nativeJson = {
   // A pooled answer's buffer is reused only once the response has been handed to the
   // system in full ('finish'); an answer cut off by its client keeps its buffer to itself.
   onSend: (_req: FastifyRequest, reply: FastifyReply, payload: unknown, done: (err: null, payload: unknown) => void) => {
-    if (buffers.isLent(payload)) reply.raw.once("finish", () => buffers.release(payload));
+    releaseOnFinish(reply, payload);
     done(null, payload);
   },
 };
+
+/** JSON written by hand (see json-write.ts), into a kept buffer. */
+export const writeAnswer = (write: (out: JsonOut) => void): Buffer => buffers.write(write);
+
+/** Gives an answer's kept buffer back once the answer is written out (nothing for other answers). */
+export function releaseOnFinish(reply: FastifyReply, payload: unknown): void {
+  if (buffers.isLent(payload)) reply.raw.once("finish", () => buffers.release(payload));
+}
