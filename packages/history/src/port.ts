@@ -12,7 +12,7 @@ export interface HistoryQuery {
 
 /** A stored position with the vendor's position fields the row alone decides, as JSON members. */
 export interface PositionWithFields extends HistoryRow {
-  /** UTF-8 JSON members without braces (`"id":…,"device_id":…,…`): see positions-with-fields.ts. */
+  /** UTF-8 JSON, an object's opening brace and members (`{"id":…,"device_id":…,…`): see positions-with-fields.ts. */
   readonly fields: Uint8Array;
   /** The attributes as stored: JSON.stringify of them. */
   readonly attributesText: string;

@@ -16,10 +16,11 @@ import { RowBinaryReader } from "./row-binary.js";
 
 /**
  * The fields of the vendor's history position that the stored row alone decides and that are
- * plain numbers and names, as the members of a JSON object without its braces, written by the
- * engine: id, device_id, item_id, sort, latitude, longitude, lat, lng, course, valid, protocol.
+ * plain numbers and names, as the start of a JSON object (its opening brace and these members,
+ * for the caller to add its own and close), written by the engine: id, device_id, item_id,
+ * sort, latitude, longitude, lat, lng, course, valid, protocol.
  */
-const POSITION_FIELDS = `concat('"id":', toString(id),
+const POSITION_FIELDS = `concat('{"id":', toString(id),
     ',"device_id":', toString(device_id),
     ',"item_id":"i', toString(id),
     '","sort":', toString(intDiv(toUnixTimestamp64Milli(fix_time), 1000)),
@@ -43,6 +44,7 @@ const COLUMNS = `id, toUnixTimestamp64Milli(fix_time), toUnixTimestamp64Milli(se
  * device's unique id or protocol (the same on every row), and its attributes only once.
  */
 class StoredPosition implements PositionWithFields {
+  private text: string | undefined;
   private parsed: Attributes | undefined;
   constructor(
     private readonly source: RowBinaryReader,
@@ -70,7 +72,7 @@ class StoredPosition implements PositionWithFields {
     return this.source.stringAt(this.protocolAt);
   }
   get attributesText(): string {
-    return this.source.stringAt(this.attributesAt);
+    return (this.text ??= this.source.stringAt(this.attributesAt));
   }
   get attributes(): Attributes {
     return (this.parsed ??= JSON.parse(this.attributesText) as Attributes);

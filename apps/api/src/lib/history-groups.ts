@@ -64,9 +64,8 @@ export function writeGroupJson(out: JsonOut, group: TrackGroup, points: readonly
   const head = JSON.stringify(group);
   out.text(`${head.slice(0, -1)},"items":[`);
   for (let i = first; i <= last; i++) {
-    out.text(i === first ? "{" : ",{");
     out.bytes(points[i]!.fields);
-    out.text(tailOf(i));
+    out.text(i < last ? tailOf(i) + "," : tailOf(i));
   }
   out.text("]}");
 }
