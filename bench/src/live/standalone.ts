@@ -1,7 +1,7 @@
 import { spawn, type ChildProcess } from "node:child_process";
-import { createServer, type AddressInfo } from "node:net";
 import { createInterface } from "node:readline";
 import { fileURLToPath } from "node:url";
+import { freePort } from "@fleet/testkit";
 import { defer, sleep } from "./harness.js";
 import { Client } from "./http.js";
 import { cpuMsOf } from "./proc.js";
@@ -19,17 +19,6 @@ export interface Standalone {
   /** Lines the app printed that were not shown (beyond the first few). */
   suppressed(): number;
   stop(): Promise<void>;
-}
-
-export async function freePort(): Promise<number> {
-  return new Promise((resolve, reject) => {
-    const probe = createServer();
-    probe.once("error", reject);
-    probe.listen(0, "127.0.0.1", () => {
-      const { port } = probe.address() as AddressInfo;
-      probe.close(() => resolve(port));
-    });
-  });
 }
 
 const SHOWN_LINES = 40;
