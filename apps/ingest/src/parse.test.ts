@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { parsePosition, normaliseKey } from "./parse.js";
+import { parsePosition } from "./parse.js";
 import {
   FORBIDDEN_CHARACTERS,
   forbiddenTextCases,
@@ -159,11 +159,3 @@ describe("parsePosition", () => {
   });
 });
 
-describe("normaliseKey", () => {
-  it("lower-cases and folds other characters to underscores", () => {
-    expect(normaliseKey("Battery Level")).toBe("battery_level");
-    expect(normaliseKey("io-239")).toBe("io-239");
-    expect(normaliseKey("  ")).toBe("");
-    expect(normaliseKey("Temp.1 (°C)")).toBe("temp_1_c");
-  });
-});

@@ -1,4 +1,4 @@
-import { findForbiddenText, forbiddenTextMessage, hasForbiddenText, hasUndecodableText, MIN_TIME_MS, undecodableTextMessage, type Attributes } from "@fleet/contracts";
+import { attributeKey, findForbiddenText, forbiddenTextMessage, hasForbiddenText, hasUndecodableText, MIN_TIME_MS, undecodableTextMessage, type Attributes } from "@fleet/contracts";
 
 /** What a position looks like once ingest has checked it, before it gets an id and serverTime. */
 export interface ParsedPosition {
@@ -97,21 +97,6 @@ function fixTimeOf(fields: Fields, errors: Record<string, string>, now: number):
   return t;
 }
 
-/** Lower-case, and any run of characters outside [a-z0-9_-] becomes one underscore. */
-export function normaliseKey(key: string): string {
-  let out = normalised.get(key);
-  if (out === undefined) {
-    out = key
-      .toLowerCase()
-      .replace(/[^a-z0-9_-]+/g, "_")
-      .replace(/^_+|_+$/g, "");
-    // Devices send the same few keys over and over; the cap only guards against junk keys.
-    if (normalised.size >= 10_000) normalised.clear();
-    normalised.set(key, out);
-  }
-  return out;
-}
-const normalised = new Map<string, string>();
 
 /**
  * The attributes as sent: a JSON object's own map (Traccar's, taken as it is: most requests
@@ -178,7 +163,7 @@ function collectFrom(parsed: unknown): RawAttributes {
 
 /** Adds one attribute to `out`; false when that refuses the position, with why in `errors`. */
 function putAttribute(out: Attributes, rawKey: string, value: unknown, errors: Record<string, string>): boolean {
-  const key = normaliseKey(rawKey);
+  const key = attributeKey(rawKey);
   if (key === "" || value === undefined || value === null) return true;
   if (key.length > LIMITS.attributeKeyMax) {
     errors.attributes = `Attribute keys may not be longer than ${LIMITS.attributeKeyMax} characters.`;

@@ -1,6 +1,6 @@
 import { TypeCompiler } from "@sinclair/typebox/compiler";
 import { describe, expect, it } from "vitest";
-import { RawPositionSchema, rfidOf, type RawPosition } from "./position.js";
+import { attributeKey, RawPositionSchema, rfidOf, type RawPosition } from "./position.js";
 
 /** How the tracker checks a message from positions.raw. */
 const check = TypeCompiler.Compile(RawPositionSchema);
@@ -52,5 +52,14 @@ describe("rfidOf", () => {
     expect(rfidOf({ rfid: "   " })).toBeUndefined();
     expect(rfidOf({ rfid: true })).toBeUndefined();
     expect(rfidOf({ rfid: "", driveruniqueid: "x1" })).toBe("x1");
+  });
+});
+
+describe("attributeKey", () => {
+  it("lower-cases and folds other characters to underscores", () => {
+    expect(attributeKey("Battery Level")).toBe("battery_level");
+    expect(attributeKey("io-239")).toBe("io-239");
+    expect(attributeKey("  ")).toBe("");
+    expect(attributeKey("Temp.1 (°C)")).toBe("temp_1_c");
   });
 });

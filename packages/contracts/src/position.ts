@@ -13,6 +13,29 @@ export type Attributes = Static<typeof AttributesSchema>;
 export const KnownAttributes = ["valid", "ignition", "motion", "rfid", "driveruniqueid", "odometer", "hours", "power", "battery", "sat", "alarm", "event", "fuel", "temp1"] as const;
 export type KnownAttribute = (typeof KnownAttributes)[number];
 
+// Ingest normalises every key a device sends, and sensors look their tag names up per
+// position (history reads each sensor at a day's ~8,640 fixes): the replaces cost more than
+// the rest, so results are kept, the cap only guarding against junk keys.
+const attributeKeys = new Map<string, string>();
+
+/**
+ * The attribute key a name stands for: lower-cased, each run of characters outside
+ * [a-z0-9_-] one `_`, none at either end. Ingest stores keys this way, so a sensor's tag typed
+ * as `Battery Level` finds `battery_level`.
+ */
+export function attributeKey(name: string): string {
+  let key = attributeKeys.get(name);
+  if (key === undefined) {
+    key = name
+      .toLowerCase()
+      .replace(/[^a-z0-9_-]+/g, "_")
+      .replace(/^_+|_+$/g, "");
+    if (attributeKeys.size >= 10_000) attributeKeys.clear();
+    attributeKeys.set(name, key);
+  }
+  return key;
+}
+
 /** An attribute the platform interprets, by its known key (so a typo is a type error). */
 export function knownAttribute(attributes: Attributes, key: KnownAttribute): Attributes[string] | undefined {
   return attributes[key];

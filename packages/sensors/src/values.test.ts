@@ -1,5 +1,6 @@
 import { describe, expect, it } from "vitest";
-import { attributeKey, sameValue, tagValue, toNumber } from "./values.js";
+import { attributeKey } from "@fleet/contracts";
+import { sameValue, tagValue, toNumber } from "./values.js";
 
 describe("tag values", () => {
   it("finds a tag whatever its case, normalised as ingest normalises attribute keys", () => {

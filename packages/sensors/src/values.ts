@@ -1,31 +1,11 @@
+import { attributeKey } from "@fleet/contracts";
+
 /**
  * Raw values out of a position's attributes, and how they compare and count. Attribute
  * values are strings, numbers or booleans, depending on the protocol and on how ingest
  * received them (form fields stay strings), so every rule here accepts all three.
  */
 export type RawValue = string | number | boolean;
-
-// Sensors are read per position (history shows each sensor at each of a day's ~8,640 fixes)
-// from a handful of tag names: the two replaces cost more than the rest of a reading.
-const attributeKeys = new Map<string, string>();
-
-/**
- * The attribute key a tag name stands for: ingest lower-cases keys and turns each run of
- * characters outside [a-z0-9_-] into one `_`, so a tag typed as `Battery Level` must
- * find `battery_level`.
- */
-export function attributeKey(tagName: string): string {
-  let key = attributeKeys.get(tagName);
-  if (key === undefined) {
-    key = tagName
-      .toLowerCase()
-      .replace(/[^a-z0-9_-]+/g, "_")
-      .replace(/^_+|_+$/g, "");
-    if (attributeKeys.size >= 10_000) attributeKeys.clear();
-    attributeKeys.set(tagName, key);
-  }
-  return key;
-}
 
 /** The tag's value in `attributes`, undefined when the tag is unset or absent. */
 export function tagValue(attributes: Readonly<Record<string, RawValue>>, tagName: string): RawValue | undefined {

@@ -1,5 +1,6 @@
 import {
   CustomEventConditionTypes,
+  attributeKey,
   InvalidInputError,
   NotFoundError,
   ProtocolOptions,
@@ -25,7 +26,7 @@ import {
   type User,
 } from "@fleet/db";
 import type { LiveStore } from "@fleet/live";
-import { attributeKey, toNumber } from "@fleet/sensors";
+import { toNumber } from "@fleet/sensors";
 import { pageRequest, pageWindow, paginate } from "../lib/pagination.js";
 import { found } from "./found.js";
 
