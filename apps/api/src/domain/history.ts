@@ -114,7 +114,7 @@ export async function getHistory(deps: HistoryDeps, user: User, query: GetHistor
 
   const units = userUnits(user);
   const time = localTimes(clock);
-  const itemCtx: HistoryItemContext = { deviceId: device.id, units, time, sensors };
+  const itemCtx: HistoryItemContext = { units, time, sensors };
   const tailOf = (i: number) => historyItemTail(itemCtx, seg.points[i]!, seg.stepKm[i]!);
   const groupCtx: GroupContext = { units, time, deviceId: device.id, drivers: await drivers };
   const groups = withEvents<(out: JsonOut) => void>(

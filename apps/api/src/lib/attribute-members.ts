@@ -1,5 +1,6 @@
 import type { Attributes } from "@fleet/contracts";
 import { toNumber } from "@fleet/sensors";
+import { jsonNumber } from "./json-write.js";
 import { xmlText } from "./xml.js";
 
 /*
@@ -25,7 +26,6 @@ export function otherArr(attributes: Attributes): string[] {
   return out;
 }
 
-const jsonNumber = (n: number | null): string => (n !== null && Number.isFinite(n) ? String(n) : "null");
 
 /** `,"power":…,"other":"…","other_arr":[…]` of the attributes. */
 export function attributeMembers(attributes: Attributes): string {

@@ -1,23 +1,23 @@
 import type { PositionWithFields } from "@fleet/history";
 import { readSensor, type SensorDefinition, type SensorInput } from "@fleet/sensors";
 import { attributeMembers, attributeMembersOfText } from "./attribute-members.js";
+import { jsonNumber } from "./json-write.js";
 import { round, type UserUnits } from "./units.js";
 
 /*
- * A history position as the vendor's clients read it (the spec's position fields plus
- * `sensors_data`). Everything that does not depend on the position (units, the clock, the
- * sensor columns) is decided once per answer in HistoryItemContext.
+ * The part of a history position (the spec's position fields plus `sensors_data`) that the
+ * api writes, after the fields the history store returns. Everything that does not depend on
+ * the position (units, the clock, the sensor columns) is decided once per answer in
+ * HistoryItemContext.
  */
 
 export interface HistoryItemContext {
-  deviceId: number;
   units: UserUnits;
   /** `YYYY-MM-DD HH:MM:SS` on the user's clock. */
   time: (ms: number) => string;
   /** The device's sensors whose value each position shows, as `sensor_<id>`. */
   sensors: readonly SensorDefinition[];
 }
-
 
 /**
  * A sensor's value at a position: its number, 1/0 for on/off, "-" when the position does
@@ -32,8 +32,6 @@ function sensorValue(def: SensorDefinition, input: SensorInput): number | "-" {
   return "-";
 }
 
-/** A number as JSON.stringify writes it (null when not finite). */
-const jsonNumber = (n: number): string => (Number.isFinite(n) ? String(n) : "null");
 
 /**
  * The members of a history position's JSON that depend on the user and the track, from the

@@ -7,6 +7,9 @@ export interface JsonOut {
   bytes(b: Uint8Array): void;
 }
 
+/** A number as JSON.stringify writes it: null when it is missing or not finite. */
+export const jsonNumber = (n: number | null): string => (n !== null && Number.isFinite(n) ? String(n) : "null");
+
 declare const jsonOf: unique symbol;
 
 /**
