@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { AddSensorResponseSchema, DeleteHistoryPositionsResponseSchema, EditSetupResponseSchema, GetHistoryMessagesResponseSchema, GetHistoryResponseSchema, type Attributes, type HistoryRow } from "@fleet/contracts";
+import { AddSensorResponseSchema, DeleteHistoryPositionsResponseSchema, EditSetupResponseSchema, GetHistoryMessagesResponseSchema, GetHistoryResponseSchema, OkSchema, type Attributes, type HistoryRow } from "@fleet/contracts";
 import { describeApi, failure, invalid, ok, type ApiHarness, type TestUser } from "./fixture.js";
 
 /*
@@ -174,6 +174,12 @@ describeApi("get_history_messages and delete_history_positions", (h) => {
       expect(a!.sensors_value).toEqual({ [battery]: "12.6 V", [ignition]: "On", [odometer]: "-" });
       expect(a!.popup_sensors).toEqual({ [battery]: { name: "Battery", value: "12.6 V" }, [odometer]: { name: "Odometer", value: "-" } });
       expect(b!.sensors_value).toEqual({ [battery]: "-", [ignition]: "Off", [odometer]: "-" });
+
+      // A sensor deleted between two pages is gone from the next one.
+      ok(await h.get("/destroy_sensor", { user, query: { sensor_id: odometer } }), OkSchema);
+      const after = await messages(h, user, device);
+      expect(after.sensors.map((s) => s.id)).toEqual([String(battery), String(ignition)]);
+      expect(after.messages.data[0]!.sensors_value).toEqual({ [battery]: "12.6 V", [ignition]: "On" });
     });
   });
 

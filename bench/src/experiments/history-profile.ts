@@ -1,5 +1,5 @@
 /**
- * Times get_history for the bench's device-day on a kept BENCH_HISTORY_DATA_DIR, N times in this process,
+ * Times get_history for the bench's device-day (or a get_history_messages page, WHICH=page1|deep) on a kept BENCH_HISTORY_DATA_DIR, N times in this process,
  * for a CPU profile (`node --cpu-prof ...`): p50, p99 and CPU per request, nothing else.
  */
 import { readFile } from "node:fs/promises";
@@ -11,17 +11,19 @@ import { loadHistorySettings } from "../history/settings.js";
 
 const dir = process.env.BENCH_HISTORY_DATA_DIR!;
 const n = Number(process.env.N ?? 100);
+/** Which request: day (get_history), page1 or deep (get_history_messages). */
+const which = (process.env.WHICH ?? "day") as "day" | "page1" | "deep";
 const marker = JSON.parse(await readFile(`${dir}/bench-history.json`, "utf8"));
 const layout = layoutOf(loadHistorySettings(), marker.end);
 const app = await startAppOn(dir);
 const client = new Client(app.url, { maxSockets: 1, timeoutMs: 120_000 });
-const paths = endpointPaths({ apiHash: marker.owner.apiHash, deviceId: marker.owner.deviceIds[0], layout, pageSize: 50, deepOffset: 0 });
-for (let i = 0; i < 5; i++) await checkedGet(client, paths.day);
+const paths = endpointPaths({ apiHash: marker.owner.apiHash, deviceId: marker.owner.deviceIds[0], layout, pageSize: 50, deepOffset: 231850 });
+for (let i = 0; i < 5; i++) await checkedGet(client, paths[which]);
 const times: number[] = [];
 const c0 = process.cpuUsage();
 for (let i = 0; i < n; i++) {
   const t = performance.now();
-  await checkedGet(client, paths.day);
+  await checkedGet(client, paths[which]);
   times.push(performance.now() - t);
 }
 const c = process.cpuUsage(c0);

@@ -9,10 +9,11 @@ import {
   type HistoryPosition,
   type HistoryRow,
 } from "@fleet/contracts";
-import { findUserDevice, listSensorsOfDevices, listUserDevices, type Db, type Sensor, type User } from "@fleet/db";
+import { findUserDevice, listUserDevices, type Db, type Sensor, type User } from "@fleet/db";
 import type { HistoryPager, HistoryStore } from "@fleet/history";
 import { readSensor, sensorInput, type SensorDefinition, type SensorInput } from "@fleet/sensors";
 import { otherArr, otherXml } from "../lib/attribute-members.js";
+import type { LiveRecordCache } from "../lib/live-records.js";
 import { localTimes } from "../lib/local-times.js";
 import { paginate } from "../lib/pagination.js";
 import { round, userUnits, type UserUnits } from "../lib/units.js";
@@ -26,6 +27,8 @@ import { record as sensorRecord, type LiveStates } from "./sensors.js";
 
 export interface HistoryMessagesDeps {
   db: Db;
+  /** The device and its sensors, from the live list's cache of records rather than two queries a page. */
+  records: LiveRecordCache;
   live: LiveStates;
   pager: HistoryPager;
   history: Pick<HistoryStore, "deletePositions">;
@@ -87,11 +90,13 @@ function positionRecord(ctx: PositionContext, row: HistoryRow): HistoryPosition 
 export async function historyMessages(deps: HistoryMessagesDeps, user: User, query: GetHistoryMessagesQuery, url: string): Promise<GetHistoryMessagesResponse> {
   const clock = userClock(user);
   const range = parseRange(clock, query);
-  const device = await found(findUserDevice(deps.db, user.id, query.device_id), "Device");
+  const { device, sensors } = await found(
+    deps.records.of(user.id).then((records) => records.get(query.device_id)),
+    "Device",
+  );
   const page = { page: query.page ?? 1, perPage: query.limit ?? DEFAULT_HISTORY_PAGE_LIMIT };
-  const [{ total, rows }, sensors, states] = await Promise.all([
+  const [{ total, rows }, states] = await Promise.all([
     deps.pager.page({ deviceId: device.id, ...range }, (page.page - 1) * page.perPage, page.perPage),
-    listSensorsOfDevices(deps.db, [device.id]),
     deps.live.getStates([device.id]),
   ]);
   const ctx: PositionContext = { units: userUnits(user), time: localTimes(clock), sensors };

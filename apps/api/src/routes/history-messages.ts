@@ -5,8 +5,8 @@ import { exportHistory } from "../domain/history-export.js";
 import { OK, endpoints } from "../lib/endpoints.js";
 
 export const historyMessageRoutes: FastifyPluginAsyncTypebox = async (app) => {
-  const { db, live, history, historyPages } = app.services;
-  const deps: HistoryMessagesDeps = { db, live, history, pager: historyPages };
+  const { db, live, liveRecords, history, historyPages } = app.services;
+  const deps: HistoryMessagesDeps = { db, records: liveRecords, live, history, pager: historyPages };
   const api = endpoints(app, ["History"]);
 
   api.get(
