@@ -1,9 +1,12 @@
+import { prepareRing, ringHolds } from "./polygon.js";
+
 export interface LatLng {
   lat: number;
   lng: number;
 }
 
-const EARTH_RADIUS_KM = 6371.0088;
+/** Radius of the sphere `distanceKm` measures on (the IUGG mean radius). */
+export const EARTH_RADIUS_KM = 6371.0088;
 const rad = (deg: number) => (deg * Math.PI) / 180;
 
 /** Great-circle distance in km (haversine; good to ~0.5% which GPS noise dwarfs). */
@@ -20,19 +23,14 @@ export function inCircle(p: LatLng, center: LatLng, radiusMeters: number): boole
 }
 
 /**
- * Ray casting on lat/lng as a plane, which is what every fleet product does for
- * geofences of city scale. The ring may be closed (first = last) or open.
+ * Ray casting on lat/lng as a plane, which is what every fleet product does for geofences
+ * of city scale. The ring may be closed (first = last) or open and may cross the
+ * antimeridian; a point on an edge or vertex is inside; fewer than three distinct points
+ * hold nothing.
  */
 export function inPolygon(p: LatLng, ring: readonly LatLng[]): boolean {
-  let inside = false;
-  for (let i = 0, j = ring.length - 1; i < ring.length; j = i++) {
-    const a = ring[i]!;
-    const b = ring[j]!;
-    if (a.lng > p.lng !== b.lng > p.lng && p.lat < ((b.lat - a.lat) * (p.lng - a.lng)) / (b.lng - a.lng) + a.lat) {
-      inside = !inside;
-    }
-  }
-  return inside;
+  const prepared = prepareRing(ring);
+  return prepared !== null && ringHolds(prepared, p);
 }
 
 /** A geofence's shape as stored: a polygon's ring, or a circle's centre and radius in metres. */
@@ -43,7 +41,7 @@ export interface GeofenceShape {
   radius: number | null;
 }
 
-/** Whether the geofence holds `p`: inside a polygon's ring, or inside or on a circle's edge. */
+/** Whether the geofence holds `p`: inside or on the edge of a polygon's ring or of a circle. */
 export function inGeofence(p: LatLng, g: GeofenceShape): boolean {
   if (g.type === "circle") return g.center !== null && g.radius !== null && inCircle(p, g.center, g.radius);
   return inPolygon(p, g.coordinates);

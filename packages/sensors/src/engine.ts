@@ -21,3 +21,12 @@ export function engineOn(device: EngineDevice, sensors: readonly OnOffSensor[], 
 export function engineSensorOf<S extends OnOffSensor>(detectEngine: string, sensors: readonly S[]): S | undefined {
   return detectEngine === "gps" ? undefined : sensors.find((s) => s.type === detectEngine);
 }
+
+/**
+ * Whether a fix counts as moving, the one rule history's groups and the rules service's
+ * detectors share: the engine runs (always, for a device without an engine sensor) and the
+ * speed is above the device's minimum moving speed.
+ */
+export function isMoving(speedKmh: number, minMovingSpeedKmh: number, engine: { hasSensor: boolean; on: boolean }): boolean {
+  return (!engine.hasSensor || engine.on) && speedKmh > minMovingSpeedKmh;
+}

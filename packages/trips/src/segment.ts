@@ -1,4 +1,5 @@
 import type { HistoryRow } from "@fleet/contracts";
+import { isMoving } from "@fleet/sensors";
 import { groupStats, trackFacts, type TrackFacts } from "./stats.js";
 import { orderedFixes, stepDistances } from "./track.js";
 import { DEFAULT_MIN_STOP_MS, GroupStatus, type Group, type GroupStatusId, type SegmentOptions, type Segmentation } from "./types.js";
@@ -66,7 +67,7 @@ export function segmentTrack<R extends HistoryRow>(rows: readonly R[], opts: Seg
   const points = orderedFixes(rows);
   const stepKm = stepDistances(points);
   const minSpeed = opts.minMovingSpeedKmh;
-  const moving = points.map((p) => (!opts.hasEngineSensor || p.engineOn) && p.speedKmh > minSpeed);
+  const moving = points.map((p) => isMoving(p.speedKmh, minSpeed, { hasSensor: opts.hasEngineSensor, on: p.engineOn }));
   const t = trackFacts(points, stepKm, moving, minStopMs, opts);
   const totals = { distanceKm: 0, topSpeedKmh: 0, driveMs: 0, stopMs: 0, engineWorkMs: 0, engineIdleMs: 0, engineHoursMs: 0, fuelConsumed: 0 };
   if (points.length === 0) return { points, stepKm, moving, groups: [], totals };
