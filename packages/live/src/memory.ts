@@ -1,7 +1,8 @@
 import { readFileSync, renameSync, writeFileSync } from "node:fs";
 import { rename, writeFile } from "node:fs/promises";
 import type { LiveState } from "@fleet/contracts";
-import { CHANGE_RETENTION_MS, offlineWindow, withTailMax, type ChangedIds, type LiveStore } from "./port.js";
+import { CHANGE_RETENTION_MS, offlineWindow, withTailMax, type ChangedIds, type LiveStore, type RuleState } from "./port.js";
+import { isRuleState, parseRuleState, ruleStateJson } from "./rule-state.js";
 import { stateJson } from "./state-json.js";
 
 export interface MemoryLiveOptions {
@@ -29,6 +30,8 @@ interface Snapshot {
   seen?: IndexEntries;
   /** userId → [eventId, time ms][]: the event index. */
   events?: IndexEntries;
+  /** deviceId → its rules-service state; absent from snapshots written before the rules service kept state. */
+  rules?: [number, unknown][];
   /** The store's clock at the save: a restarted store never stamps earlier. */
   clock: number;
 }
@@ -40,6 +43,18 @@ function loadSnapshot(path: string): Snapshot {
   } catch {
     return { states: [], changes: [], clock: 0 };
   }
+}
+
+/** The snapshot's rule states as JSON text, skipping any entry that is not a device id and a non-empty object. */
+function loadRules(entries: unknown): [number, string][] {
+  if (!Array.isArray(entries)) return [];
+  const out: [number, string][] = [];
+  for (const entry of entries as unknown[]) {
+    if (!Array.isArray(entry) || typeof entry[0] !== "number" || !isRuleState(entry[1])) continue;
+    const json = ruleStateJson(entry[1]);
+    if (json !== undefined) out.push([entry[0], json]);
+  }
+  return out;
 }
 
 /** userId → (deviceId or, for the event index, eventId → time ms): one of the store's per-user indexes. */
@@ -72,9 +87,9 @@ class UserIndex {
 /**
  * In-process live store for the embedded (single-process) setup.
  *
- * States are kept as JSON text, exactly as Redis keeps them, so both adapters
- * return fresh copies with the same serialisation quirks (callers can mutate what
- * they get, and `undefined` or NaN behave the same on either). A query walks the
+ * States and rule states are kept as JSON text, exactly as Redis keeps them, so both
+ * adapters return fresh copies with the same serialisation quirks (callers can mutate
+ * what they get, and `undefined` or NaN behave the same on either). A query walks the
  * user's index (a fleet of 10,000 is a fraction of a millisecond); Redis keeps sorted sets.
  */
 export function createMemoryLive(options: MemoryLiveOptions = {}): LiveStore {
@@ -85,17 +100,23 @@ export function createMemoryLive(options: MemoryLiveOptions = {}): LiveStore {
   const records = new UserIndex(loaded?.records);
   const seen = new UserIndex(loaded?.seen);
   const events = new UserIndex(loaded?.events);
+  /** deviceId → its rules-service state's JSON. */
+  const rules = new Map<number, string>(loadRules(loaded?.rules));
   let last = loaded?.clock ?? 0;
   let dirty = false;
   /**
-   * The snapshot's text. The states are kept as JSON text already, so they are spliced in
-   * as they are: stringifying them again would escape every one of them, on the event loop.
+   * The snapshot's text. The states and rule states are kept as JSON text already, so they
+   * are spliced in as they are: stringifying them again would escape every one of them, on
+   * the event loop.
    */
   const snapshotText = () => {
-    const parts: string[] = [];
-    for (const [id, json] of states) parts.push(`[${id},${json}]`);
+    const spliced = (map: Map<number, string>) => {
+      const parts: string[] = [];
+      for (const [id, json] of map) parts.push(`[${id},${json}]`);
+      return parts.join(",");
+    };
     const indexes = JSON.stringify({ changes: changes.entries(), records: records.entries(), seen: seen.entries(), events: events.entries(), clock: last });
-    return `{"states":[${parts.join(",")}],${indexes.slice(1)}`;
+    return `{"states":[${spliced(states)}],"rules":[${spliced(rules)}],${indexes.slice(1)}`;
   };
   // Write then rename, so a crash mid-write leaves the previous snapshot whole: states and indexes together.
   let saving: Promise<void> | undefined;
@@ -191,9 +212,31 @@ export function createMemoryLive(options: MemoryLiveOptions = {}): LiveStore {
       events.between(userId, fromMs, toMs - 1, clock() - CHANGE_RETENTION_MS, ids);
       return [...ids];
     },
+    async getRuleStates(deviceIds) {
+      const out = new Map<number, RuleState>();
+      for (const id of deviceIds) {
+        const json = rules.get(id);
+        // Parsed per read: the caller gets its own copy, as from Redis.
+        const state = json === undefined ? undefined : parseRuleState(json);
+        if (state) out.set(id, state);
+      }
+      return out;
+    },
+    async putRuleStates(entries) {
+      // All serialised before any is stored: a state JSON cannot hold fails the call whole, as in Redis.
+      const writes = entries.map(({ deviceId, state }) => [deviceId, ruleStateJson(state)] as const);
+      for (const [deviceId, json] of writes) {
+        if (json === undefined) rules.delete(deviceId);
+        else rules.set(deviceId, json);
+      }
+      if (writes.length > 0) dirty = true;
+    },
     async deleteStates(deviceIds) {
       // Index entries stay, as in Redis; readers skip ids without a state.
-      for (const id of deviceIds) states.delete(id);
+      for (const id of deviceIds) {
+        states.delete(id);
+        rules.delete(id);
+      }
       dirty = true;
     },
     async close() {

@@ -19,6 +19,20 @@ export interface DeviceEvents {
   eventIds: readonly number[];
 }
 
+/**
+ * A device's rules-service memory: each detector's state per alert, by keys the rules
+ * service chooses; JSON-serialisable. Kept as JSON by either adapter, so what a read
+ * returns is what JSON.parse gives back (undefined members dropped, NaN as null, a Date as
+ * its string) and is the caller's own copy.
+ */
+export type RuleState = Record<string, unknown>;
+
+/** A device's new rules-service state. */
+export interface RuleStateEntry {
+  deviceId: number;
+  state: RuleState;
+}
+
 /** Device ids and the store's clock at the moment of the read. */
 export interface ChangedIds {
   deviceIds: number[];
@@ -85,6 +99,18 @@ export interface LiveStore {
    * rows committed, so an id read here is in the events store.
    */
   eventsMarked(userId: number, fromMs: number, toMs: number): Promise<number[]>;
+  /**
+   * The rules-service states of these devices (those that have one). A stored value that
+   * is not a JSON object reads as no state, so one bad key does not fail the batch.
+   */
+  getRuleStates(deviceIds: readonly number[]): Promise<Map<number, RuleState>>;
+  /**
+   * Replaces each device's rules-service state; an empty object deletes it. Rule states are
+   * not indexed as changes: no client sees them. A state JSON cannot hold (a BigInt, a
+   * cycle) fails the call before anything is written.
+   */
+  putRuleStates(entries: readonly RuleStateEntry[]): Promise<void>;
+  /** Deletes the devices' states and their rules-service states (the devices were deleted). */
   deleteStates(deviceIds: readonly number[]): Promise<void>;
   close(): Promise<void>;
 }
