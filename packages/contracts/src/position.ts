@@ -108,6 +108,10 @@ export const EnrichedPositionSchema = Type.Object({
   userIds: Type.Array(Type.Integer()),
   /** False when the fix is older than the device's latest: history only, live state untouched. */
   latest: Type.Boolean(),
+  /** The engine runs at this fix, by the device's engine sensor or, without one, its speed (as history stores it). */
+  engineOn: Type.Boolean(),
+  /** The fix counts as moving: the rule history's groups use (@fleet/sensors isMoving). */
+  moving: Type.Boolean(),
 });
 export type EnrichedPosition = Static<typeof EnrichedPositionSchema>;
 

@@ -20,6 +20,8 @@ function position(deviceId: number, fixTime: number, attributes: Attributes, lat
     attributes,
     userIds: [7],
     latest,
+    engineOn: false,
+    moving: false,
   };
 }
 

@@ -115,6 +115,22 @@ describe("enrichPosition", () => {
       expect(outs.map((o) => o.state.engineSeconds)).toEqual([0, 10, 10, 10, 15]);
     });
 
+    it("tells the rules service whether each fix has the engine on and counts as moving, by the rule history uses", () => {
+      // Above the moving speed with the ignition off is not moving; at exactly the moving speed neither.
+      const outs = run([at(1_000, true, 20), at(11_000, false, 20), at(21_000, true, 0), at(31_000, true, device.minMovingSpeed / 1.852)], undefined, [], withIgnition);
+      expect(outs.map((o) => [o.enriched.engineOn, o.enriched.moving])).toEqual([
+        [true, true],
+        [false, false],
+        [true, false],
+        [true, false],
+      ]);
+      const byGps = run([raw({ fixTime: 1_000, speed: 20 }), raw({ fixTime: 2_000, speed: 0 })]);
+      expect(byGps.map((o) => [o.enriched.engineOn, o.enriched.moving])).toEqual([
+        [true, true],
+        [false, false],
+      ]);
+    });
+
     it("falls back to motion when the sensor's tag is missing", () => {
       const [, b] = run([at(1_000, true), at(5_000, undefined, 20)], undefined, [], withIgnition);
       expect(b!.state).toMatchObject({ engineOn: true, engineSeconds: 4 });

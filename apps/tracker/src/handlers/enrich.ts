@@ -1,6 +1,6 @@
 import { distanceKm } from "@fleet/geo";
 import { KNOTS_TO_KMH, knownAttribute, TAIL_MAX, type EnrichedPosition, type HistoryRow, type LiveState, type RawPosition, type TailPoint } from "@fleet/contracts";
-import { engineOn } from "@fleet/sensors";
+import { engineOn, isMoving } from "@fleet/sensors";
 import type { DeviceInfo } from "./device-directory.js";
 
 export interface Enriched {
@@ -112,6 +112,7 @@ export function enrichPosition(raw: RawPosition, device: DeviceInfo, current: Li
 
   const valid = knownAttribute(raw.attributes, "valid");
   const history: HistoryRow = Object.assign(fixFields(raw, device.id, speedKmh), { id: raw.id, distanceKm: distanceRounded, valid: valid !== false && valid !== "false", engineOn: on });
-  const enriched: EnrichedPosition = Object.assign(fixFields(raw, device.id, speedKmh), { id: raw.id, distanceKm: distanceRounded, userIds: device.userIds, latest: isLatest });
+  const moving = isMoving(speedKmh, device.minMovingSpeed, { hasSensor: device.engineSensor !== undefined, on });
+  const enriched: EnrichedPosition = Object.assign(fixFields(raw, device.id, speedKmh), { id: raw.id, distanceKm: distanceRounded, userIds: device.userIds, latest: isLatest, engineOn: on, moving });
   return { history, enriched, state };
 }
