@@ -17,7 +17,7 @@ RUN=${KAFKA_RUN_DIR:-$INFRA/.run}
 DATA=$RUN/kafka
 LIBS=$INFRA/kafka/target/libs
 PIDFILE=$RUN/kafka.pid
-TOPICS=(positions.raw positions.enriched commands)
+TOPICS=(positions.raw positions.enriched commands rules.changed)
 PARTITIONS=12
 
 # Print the broker pid if the pid file points at a live (non-zombie) kafka.Kafka process.

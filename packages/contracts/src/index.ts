@@ -1,5 +1,6 @@
 export * from "./topics.js";
 export * from "./dead-letter.js";
+export * from "./rules-changed.js";
 export * from "./position.js";
 export * from "./live.js";
 export * from "./history.js";
@@ -10,3 +11,4 @@ export * from "./api/index.js";
 export * from "./alert-types.js";
 export * from "./user-time/index.js";
 export * from "./event-types.js";
+export * from "./units.js";

@@ -7,6 +7,8 @@ export const Topics = {
   /** Messages of positions.enriched the rules service could never process (DeadLetterSchema). */
   eventsDead: "events.dead",
   commands: "commands",
+  /** Notices that users' or devices' rule records changed (RulesChangedSchema), for the rules service's cache. */
+  rulesChanged: "rules.changed",
 } as const;
 
 export type Topic = (typeof Topics)[keyof typeof Topics];

@@ -1,11 +1,7 @@
-import {
-  EVENTS_PER_PAGE, InvalidInputError, UTC_TIMEZONE_ID, parseTaskDateTime, userClock, wallClockMs,
-  type EventItem, type GetEventsQuery, type LiveEvent, type UserClock,
-} from "@fleet/contracts";
+import { EVENTS_PER_PAGE, InvalidInputError, UTC_TIMEZONE_ID, parseTaskDateTime, userClock, userUnits, wallClockMs, type EventItem, type GetEventsQuery, type LiveEvent, type UserClock } from "@fleet/contracts";
 import { destroyUserEvents, findUserDevice, listCustomEventsByProtocol, listUserEventsByIds, pageUserEvents, type Db, type EventRow, type User } from "@fleet/db";
 import type { LiveStore } from "@fleet/live";
 import { pageRequest, pageWindow, paginate } from "../lib/pagination.js";
-import { userUnits } from "../lib/units.js";
 import { found } from "./found.js";
 
 /*

@@ -1,11 +1,10 @@
 import { Readable } from "node:stream";
-import { parseRange, userClock, type ExportHistoryQuery, type HistoryRow } from "@fleet/contracts";
+import { parseRange, userClock, userUnits, type ExportHistoryQuery, type HistoryRow } from "@fleet/contracts";
 import { findUserDevice, type Db, type User } from "@fleet/db";
 import type { HistoryStore, PositionRange } from "@fleet/history";
 import type { FastifyReply } from "fastify";
 import { TRACK_WRITERS, type TrackMeta } from "../lib/history-files.js";
 import { localTimes } from "../lib/local-times.js";
-import { userUnits } from "../lib/units.js";
 import { found } from "./found.js";
 
 /*

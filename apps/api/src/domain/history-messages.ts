@@ -1,14 +1,4 @@
-import {
-  DEFAULT_HISTORY_PAGE_LIMIT,
-  HISTORY_PAGE_LIMITS,
-  parseRange,
-  userClock,
-  type DeleteHistoryPositionsBody,
-  type GetHistoryMessagesQuery,
-  type GetHistoryMessagesResponse,
-  type HistoryPosition,
-  type HistoryRow,
-} from "@fleet/contracts";
+import { DEFAULT_HISTORY_PAGE_LIMIT, HISTORY_PAGE_LIMITS, parseRange, round, userClock, userUnits, type DeleteHistoryPositionsBody, type GetHistoryMessagesQuery, type GetHistoryMessagesResponse, type HistoryPosition, type HistoryRow, type UserUnits } from "@fleet/contracts";
 import { findUserDevice, listUserDevices, type Db, type Sensor, type User } from "@fleet/db";
 import type { HistoryPager, HistoryStore } from "@fleet/history";
 import { readSensor, sensorInput, type SensorDefinition, type SensorInput } from "@fleet/sensors";
@@ -16,7 +6,6 @@ import { otherArr, otherXml } from "../lib/attribute-members.js";
 import type { LiveRecordCache } from "../lib/live-records.js";
 import { localTimes } from "../lib/local-times.js";
 import { paginate } from "../lib/pagination.js";
-import { round, userUnits, type UserUnits } from "../lib/units.js";
 import { found } from "./found.js";
 import { record as sensorRecord, type LiveStates } from "./sensors.js";
 

@@ -1,4 +1,4 @@
-import { parseRange, rfidOf, userClock, type GetHistoryQuery, type GetHistoryResponse, type HistoryRange, type HistoryRow } from "@fleet/contracts";
+import { parseRange, rfidOf, userClock, userUnits, type GetHistoryQuery, type GetHistoryResponse, type HistoryRange, type HistoryRow } from "@fleet/contracts";
 import { findUserDriversByRfid, listUserDeviceEvents, type Db, type Sensor, type User, type UserDeviceRecord } from "@fleet/db";
 import type { HistoryStore, PositionWithFields } from "@fleet/history";
 import { engineSensorOf, formatNumber, readSensor, type SensorDefinition } from "@fleet/sensors";
@@ -9,7 +9,6 @@ import { asJsonWrite, type JsonOut, type JsonWrite } from "../lib/json-write.js"
 import { deviceData, formatDuration } from "../lib/live-item.js";
 import type { LiveRecordCache } from "../lib/live-records.js";
 import { localTimes } from "../lib/local-times.js";
-import { userUnits } from "../lib/units.js";
 import { driverRecord } from "./drivers.js";
 import { found } from "./found.js";
 

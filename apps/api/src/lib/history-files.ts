@@ -1,5 +1,4 @@
-import type { HistoryExportFormat, HistoryRow } from "@fleet/contracts";
-import { round, type UserUnits } from "./units.js";
+import { round, type HistoryExportFormat, type HistoryRow, type UserUnits } from "@fleet/contracts";
 import { xmlText } from "./xml.js";
 
 /*

@@ -1,9 +1,8 @@
 import { GroupStatus, type Group } from "@fleet/trips";
-import type { DriverRecord, HistoryGroup } from "@fleet/contracts";
+import { round, type DriverRecord, type HistoryGroup, type UserUnits } from "@fleet/contracts";
 import type { PositionWithFields } from "@fleet/history";
 import type { JsonOut } from "./json-write.js";
 import { formatDuration } from "./live-item.js";
-import { round, type UserUnits } from "./units.js";
 
 /*
  * The vendor's group records out of @fleet/trips' groups (km, km/h, ms) and the device's

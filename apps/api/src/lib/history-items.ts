@@ -2,7 +2,7 @@ import type { PositionWithFields } from "@fleet/history";
 import { readSensor, type SensorDefinition, type SensorInput } from "@fleet/sensors";
 import { attributeMembers, attributeMembersOfText } from "./attribute-members.js";
 import { jsonNumber } from "./json-write.js";
-import { round, type UserUnits } from "./units.js";
+import { round, type UserUnits } from "@fleet/contracts";
 
 /*
  * The part of a history position (the spec's position fields plus `sensors_data`) that the

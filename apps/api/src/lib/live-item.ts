@@ -1,7 +1,6 @@
-import { formatDateTime, knownAttribute, type DeviceData, type KnownAttribute, type LiveDeviceItem, type LiveState } from "@fleet/contracts";
+import { FT_PER_M, KM_PER_MILE, formatDateTime, knownAttribute, type DeviceData, type KnownAttribute, type LiveDeviceItem, type LiveState } from "@fleet/contracts";
 import type { User, UserDeviceRecord } from "@fleet/db";
 import type { LiveExtras } from "./live-extras.js";
-import { FT_PER_M, KM_PER_MILE } from "./units.js";
 
 
 const str = (v: unknown): string => (v === null || v === undefined ? "" : String(v));

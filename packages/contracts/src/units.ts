@@ -1,5 +1,3 @@
-import type { User } from "@fleet/db";
-
 export const KM_PER_MILE = 1.609344;
 export const FT_PER_M = 3.28084;
 
@@ -9,7 +7,7 @@ export const round = (n: number, digits = 0) => {
   return Math.round(n * f) / f;
 };
 
-/** A user's units of distance and altitude, and the conversions into them from km, km/h and m. */
+/** A user's units of distance and altitude, and the conversions into them from km, km/h and m (the api's answers and the rules service's messages share them). */
 export interface UserUnits {
   /** "km" or "mi". */
   distanceUnit: string;
@@ -22,7 +20,7 @@ export interface UserUnits {
   altitude(m: number): number;
 }
 
-export function userUnits(user: Pick<User, "unitOfDistance" | "unitOfAltitude">): UserUnits {
+export function userUnits(user: { unitOfDistance: string; unitOfAltitude: string }): UserUnits {
   const miles = user.unitOfDistance === "mi";
   const feet = user.unitOfAltitude === "ft";
   return {
