@@ -1,35 +1,161 @@
-import type { Bus } from "@fleet/bus";
-import { ConsumerGroups, Topics } from "@fleet/contracts";
+import { randomUUID } from "node:crypto";
+import { TypeCompiler } from "@sinclair/typebox/compiler";
+import { PermanentError, withDeadLetters, type Bus, type BusConsumer, type BusProducer, type DeliveredMessage, type Rejected } from "@fleet/bus";
+import { ConsumerGroups, EnrichedPositionSchema, RulesChangedSchema, Topics, type EnrichedPosition } from "@fleet/contracts";
+import { loadRuleRecords, onEventsRecorded, recordEvents, type Db } from "@fleet/db";
+import type { LiveStore, RuleStateEntry } from "@fleet/live";
+import { evaluateDevice, type Found } from "./evaluate.js";
+import { ruleBook, type RuleBook, type SeenDevice } from "./rule-book.js";
 
 export interface RulesLogger {
   info(obj: object, msg?: string): void;
+  warn(obj: object, msg?: string): void;
+  error(obj: object, msg?: string): void;
   debug(obj: object, msg?: string): void;
 }
 
+export interface RulesOptions {
+  bus: Bus;
+  db: Db;
+  live: Pick<LiveStore, "getRuleStates" | "putRuleStates" | "markEvents">;
+  logger: RulesLogger;
+  partitionsConcurrently?: number;
+  /** How long a device's rules are kept without a notice; see RuleBookOptions. */
+  rulesMaxAgeMs?: number;
+  /** Overrides for tests that run several services or topics side by side. */
+  topic?: string;
+  noticesTopic?: string;
+  deadTopic?: string;
+  groupId?: string;
+}
+
 export interface Rules {
-  /** Enriched positions seen since start. */
+  /** Enriched positions handled since start. */
   seen(): number;
+  /** Events recorded since start (each once, whatever the replays). */
+  recorded(): number;
+  /** Messages dead-lettered since start. */
+  deadLettered(): number;
   close(): Promise<void>;
 }
 
+const EnrichedCheck = TypeCompiler.Compile(EnrichedPositionSchema);
+const NoticeCheck = TypeCompiler.Compile(RulesChangedSchema);
+
+function decode(m: DeliveredMessage): EnrichedPosition | PermanentError {
+  let v: unknown;
+  try {
+    v = JSON.parse(m.value.toString("utf8"));
+  } catch (err) {
+    return new PermanentError(`not JSON: ${(err as Error).message}`);
+  }
+  if (EnrichedCheck.Check(v)) return v;
+  const first = EnrichedCheck.Errors(v).First();
+  return new PermanentError(first ? `not an enriched position: ${first.path || "/"} ${first.message}` : "not an enriched position");
+}
+
+/** A batch's positions by device, in the order they came (one partition holds each device's positions in order). */
+function byDevice(positions: readonly EnrichedPosition[]): Map<number, { seen: SeenDevice; positions: EnrichedPosition[] }> {
+  const out = new Map<number, { seen: SeenDevice; positions: EnrichedPosition[] }>();
+  for (const p of positions) {
+    const entry = out.get(p.deviceId) ?? { seen: { deviceId: p.deviceId, userIds: p.userIds }, positions: [] };
+    entry.positions.push(p);
+    out.set(p.deviceId, entry);
+  }
+  return out;
+}
+
 /**
- * Joins the rules group on positions.enriched. Event detection (geofences, overspeed,
- * custom events) plugs in here in a later issue; for now it acknowledges what it reads
- * so its group's lag shows the pipeline flowing end to end.
+ * Joins the rules group on positions.enriched: each partition's positions run, in order per
+ * device, through the detectors of the alerts watching their device (evaluate.ts), from the
+ * devices' rule state in the live store. Events are recorded first, each once by its dedupe
+ * key, then the new state is written: a crash in between runs the positions again from the
+ * old state, finding the same events, which record nothing new. The rule book is kept fresh
+ * by the api's rules.changed notices, which every instance reads (a group of its own).
  */
-export async function startRules(opts: { bus: Bus; logger: RulesLogger; topic?: string; groupId?: string }): Promise<Rules> {
-  let seen = 0;
-  const topic = opts.topic ?? Topics.positionsEnriched;
-  const consumer = await opts.bus.consume({
-    groupId: opts.groupId ?? ConsumerGroups.rules,
-    topic,
+export async function startRules(opts: RulesOptions): Promise<Rules> {
+  const counters = { seen: 0, recorded: 0 };
+  const book: RuleBook = ruleBook((ids) => loadRuleRecords(opts.db, ids), { maxAgeMs: opts.rulesMaxAgeMs });
+  // Recorded events reach the next get_devices_latest poll through the live store's event index.
+  onEventsRecorded(opts.db, (recorded) => opts.live.markEvents(recorded));
+
+  async function handle(messages: readonly DeliveredMessage[]): Promise<Rejected[]> {
+    const rejected: Rejected[] = [];
+    const positions: EnrichedPosition[] = [];
+    for (const message of messages) {
+      const p = decode(message);
+      if (p instanceof PermanentError) rejected.push({ message, error: p });
+      else positions.push(p);
+    }
+    counters.seen += positions.length;
+    const devices = byDevice(positions);
+    const rules = await book.of([...devices.values()].map((d) => d.seen));
+    if (rules.size === 0) return rejected;
+
+    const ids = [...rules.keys()];
+    const stored = await opts.live.getRuleStates(ids);
+    const found: Found[] = [];
+    const states: RuleStateEntry[] = [];
+    for (const id of ids) {
+      const before = stored.get(id);
+      const { found: f, state } = evaluateDevice(rules.get(id)!, devices.get(id)!.positions, before);
+      found.push(...f);
+      if (JSON.stringify(state) !== JSON.stringify(before ?? {})) states.push({ deviceId: id, state });
+    }
+    const inserted = await recordEvents(opts.db, found.map((f) => f.event));
+    counters.recorded += inserted.length;
+    if (states.length > 0) await opts.live.putRuleStates(states);
+    if (inserted.length > 0) opts.logger.debug({ events: inserted.length, found: found.length }, "events recorded");
+    return rejected;
+  }
+
+  const producer: BusProducer = await opts.bus.producer();
+  const groupId = opts.groupId ?? ConsumerGroups.rules;
+  const deadLetters = withDeadLetters(({ messages }) => handle(messages), {
+    producer,
+    deadTopic: opts.deadTopic ?? Topics.eventsDead,
+    groupId,
+    logger: opts.logger,
+  });
+
+  const noticesTopic = opts.noticesTopic ?? Topics.rulesChanged;
+  const notices: BusConsumer = await opts.bus.consume({
+    // Every instance reads every notice: a group of its own, from where it joins (it starts with an empty book).
+    groupId: `${groupId}-notices-${randomUUID()}`,
+    topic: noticesTopic,
     fromBeginning: false,
-    partitionsConcurrently: 4,
-    handleBatch: async ({ partition, messages }) => {
-      seen += messages.length;
-      opts.logger.debug({ partition, count: messages.length }, "enriched positions read");
+    handleBatch: async ({ messages }) => {
+      for (const m of messages) {
+        let v: unknown;
+        try {
+          v = JSON.parse(m.value.toString("utf8"));
+        } catch {
+          v = undefined;
+        }
+        if (NoticeCheck.Check(v)) book.changed(v);
+        else opts.logger.warn({ topic: noticesTopic, offset: m.offset }, "skipped a rules.changed notice that is not one");
+      }
     },
   });
+
+  const topic = opts.topic ?? Topics.positionsEnriched;
+  const consumer: BusConsumer = await opts.bus.consume({
+    groupId,
+    topic,
+    fromBeginning: false,
+    partitionsConcurrently: opts.partitionsConcurrently ?? 4,
+    handleBatch: deadLetters.handleBatch,
+  });
   opts.logger.info({ topic }, "rules consuming");
-  return { seen: () => seen, close: () => consumer.close() };
+
+  return {
+    seen: () => counters.seen,
+    recorded: () => counters.recorded,
+    deadLettered: deadLetters.deadLettered,
+    async close() {
+      // Each leaves its own group; together, so a shutdown does not wait for two rebalances in a row.
+      await Promise.all([consumer.close(), notices.close()]);
+      await producer.close();
+    },
+  };
 }

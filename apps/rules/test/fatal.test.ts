@@ -10,7 +10,7 @@ import { fileURLToPath } from "node:url";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { createKafkaBus } from "@fleet/bus";
 import { ConsumerGroups, Topics } from "@fleet/contracts";
-import { PrivateBroker, hasService } from "@fleet/testkit";
+import { PrivateBroker, hasService, serviceUrls, tempPostgresDb } from "@fleet/testkit";
 
 const repoRoot = fileURLToPath(new URL("../../../", import.meta.url));
 const server = fileURLToPath(new URL("../src/server.ts", import.meta.url));
@@ -23,19 +23,22 @@ interface LogLine {
   err?: { message?: string };
 }
 
-describe.runIf(hasService("kafka"))("the rules service when its consumer stops for good", () => {
+describe.runIf(hasService("kafka") && hasService("postgres") && hasService("redis"))("the rules service when its consumer stops for good", () => {
   let broker: PrivateBroker | undefined;
+  let pg: Awaited<ReturnType<typeof tempPostgresDb>> | undefined;
 
   beforeAll(async () => {
+    pg = await tempPostgresDb();
     broker = await PrivateBroker.create();
     await broker.run("start");
     const bus = createKafkaBus({ brokers: broker.brokers, clientId: "fatal-test" });
-    await bus.ensureTopics([Topics.positionsEnriched], 2);
+    await bus.ensureTopics([Topics.positionsEnriched, Topics.rulesChanged], 2);
     await bus.close();
   }, 120_000);
 
   afterAll(async () => {
     await broker?.destroy();
+    await pg?.cleanup();
   }, 60_000);
 
   it("logs why and exits non-zero", async () => {
@@ -43,7 +46,7 @@ describe.runIf(hasService("kafka"))("the rules service when its consumer stops f
     let stderr = "";
     const child = spawn(process.execPath, ["--conditions=@fleet/source", "--import", "tsx", server], {
       cwd: repoRoot,
-      env: { ...process.env, KAFKA_BROKERS: broker!.brokers.join(","), KAFKA_CONSUMER_RESTARTS: "0", LOG_LEVEL: "info" },
+      env: { ...process.env, KAFKA_BROKERS: broker!.brokers.join(","), DATABASE_URL: pg!.url, REDIS_URL: serviceUrls.redis, KAFKA_CONSUMER_RESTARTS: "0", LOG_LEVEL: "info" },
       stdio: ["ignore", "pipe", "pipe"],
     });
     child.stderr.setEncoding("utf8").on("data", (chunk: string) => void (stderr = (stderr + chunk).slice(-32_000)));
@@ -71,7 +74,10 @@ describe.runIf(hasService("kafka"))("the rules service when its consumer stops f
 
       expect(code, `still running 150 s after its broker went away; stderr:\n${stderr}`).not.toBe("alive");
       expect(code).toBe(1);
-      expect(fatal, `no fatal log line; stderr:\n${stderr}`).toMatchObject({ msg: "a bus consumer stopped for good; exiting so the supervisor restarts this process", groupId: ConsumerGroups.rules, topic: Topics.positionsEnriched });
+      // Either of its consumers may be the first to give up: positions, or the rules.changed notices (a group of its own per instance).
+      expect(fatal, `no fatal log line; stderr:\n${stderr}`).toMatchObject({ msg: "a bus consumer stopped for good; exiting so the supervisor restarts this process" });
+      expect([Topics.positionsEnriched, Topics.rulesChanged]).toContain(fatal!.topic);
+      expect(fatal!.groupId?.startsWith(ConsumerGroups.rules)).toBe(true);
       expect(fatal!.err?.message).toBeTruthy();
     } finally {
       if (child.exitCode === null) child.kill("SIGKILL");

@@ -4,14 +4,28 @@
  * other HTTP, so this is what a container's health check asks.
  */
 import { spawn, type ChildProcess } from "node:child_process";
+import { tmpdir } from "node:os";
 import { fileURLToPath } from "node:url";
-import { afterEach, describe, expect, it } from "vitest";
-import { freePort, hasService, serviceUrls, silentServer, waitForHealth } from "@fleet/testkit";
+import { afterAll, afterEach, beforeAll, describe, expect, it } from "vitest";
+import { openDb } from "@fleet/db";
+import { freePort, hasService, serviceUrls, silentServer, tempPostgresDb, waitForHealth } from "@fleet/testkit";
 
 const repoRoot = fileURLToPath(new URL("../../../", import.meta.url));
 const server = fileURLToPath(new URL("../src/server.ts", import.meta.url));
 
 let child: ChildProcess | undefined;
+let pg: Awaited<ReturnType<typeof tempPostgresDb>> | undefined;
+beforeAll(async () => {
+  if (!hasService("postgres")) return;
+  pg = await tempPostgresDb();
+  // Migrated here, once: a child killed mid-migration must not leave the next one a half-made schema.
+  const db = await openDb({ databaseUrl: pg.url, dataDir: tmpdir() });
+  await db.migrate();
+  await db.close();
+});
+afterAll(async () => {
+  await pg?.cleanup();
+});
 afterEach(() => {
   if (child?.exitCode === null) child.kill("SIGKILL");
   child = undefined;
@@ -21,13 +35,13 @@ async function start(kafkaBrokers: string): Promise<string> {
   const port = await freePort();
   child = spawn(process.execPath, ["--conditions=@fleet/source", "--import", "tsx", server], {
     cwd: repoRoot,
-    env: { ...process.env, KAFKA_BROKERS: kafkaBrokers, HEALTH_PORT: String(port), LOG_LEVEL: "silent" },
+    env: { ...process.env, KAFKA_BROKERS: kafkaBrokers, DATABASE_URL: pg?.url ?? "", REDIS_URL: serviceUrls.redis, HEALTH_PORT: String(port), LOG_LEVEL: "silent" },
     stdio: "ignore",
   });
   return `http://127.0.0.1:${port}/health`;
 }
 
-describe("the rules service's /health", () => {
+describe.runIf(hasService("postgres"))("the rules service's /health", () => {
   it("answers 503 while the service cannot reach its broker yet", async () => {
     const broker = await silentServer();
     try {

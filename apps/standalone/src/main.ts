@@ -53,7 +53,7 @@ export async function startStandalone(config: StandaloneEnv, logger: Logger): Pr
     logger: logger.child({ app: "tracker" }),
     ...trackerSettings(config),
   });
-  const rules = await startRules({ bus, logger: logger.child({ app: "rules" }) });
+  const rules = await startRules({ bus, db: db.db, live, logger: logger.child({ app: "rules" }) });
   const publisher = createPublisher({
     producer: await bus.producer(),
     batchMax: config.INGEST_BATCH_MAX,

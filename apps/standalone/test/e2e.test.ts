@@ -49,14 +49,14 @@ describe.runIf(hasService("kafka") && hasService("postgres") && hasService("redi
     bus = createKafkaBus({ brokers: kafka.brokers, clientId: "e2e", logger: silent });
     const raw = kafka.topic("raw");
     const enriched = kafka.topic("enriched");
-    await bus.ensureTopics([raw, enriched], 12);
+    await bus.ensureTopics([raw, enriched, kafka.topic("notices")], 12);
     // Ingest, tracker, rules and API share this process around one chDB session; Kafka,
     // Postgres and Redis sit between them as in production.
     // Two trackers in one consumer group: they split the partitions and together store each position once.
     const trackerOptions = { bus, db: db.db, history, live, logger: silent, flushRows: 5000, flushMs: 200, partitionsConcurrently: 12, deviceSyncMs: 500, topic: raw, enrichedTopic: enriched, deadTopic: kafka.topic("dead"), groupId: kafka.groupId("tracker") };
     tracker = await startTracker(trackerOptions);
     tracker2 = await startTracker(trackerOptions);
-    rules = await startRules({ bus, logger: silent, topic: enriched, groupId: kafka.groupId("rules") });
+    rules = await startRules({ bus, db: db.db, live, logger: silent, topic: enriched, noticesTopic: kafka.topic("notices"), groupId: kafka.groupId("rules") });
     publisher = createPublisher({ producer: await bus.producer(), batchMax: 500, lingerMs: 2, sendTimeoutMs: 10_000, topic: raw });
     app = Fastify(apiServerOptions());
     await app.register(ingestApp, { publisher });

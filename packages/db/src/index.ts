@@ -28,3 +28,4 @@ export * from "./queries/commands.js";
 export * from "./queries/tasks.js";
 export * from "./queries/reports.js";
 export * from "./queries/events.js";
+export * from "./queries/rules.js";

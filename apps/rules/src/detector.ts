@@ -1,0 +1,54 @@
+import type { EnrichedPosition, EventTypeName } from "@fleet/contracts";
+import type { DeviceRules, RuleAlert, RuleUser } from "./model.js";
+
+/*
+ * The rules service's chain is a list of detectors, one per alert type, each a pure
+ * function of one position, the alert, and what it remembered from the device's previous
+ * positions (Traccar's event handlers, with their state passed in and out rather than kept
+ * in the device session, so it can live in the live store across restarts and rebalances).
+ */
+
+/** An event a detector found at a position; the service turns it into an events row. */
+export interface Detection {
+  type: EventTypeName;
+  /** In the owner's units (and, as translations come, language). */
+  message: string;
+  geofenceId?: number;
+  /**
+   * Tells two detections of one alert at one position apart (two geofences entered at once);
+   * part of the event's dedupe key, so a replayed position records nothing new.
+   */
+  key?: string;
+  /**
+   * For an event of an episode rather than of a position (a stop longer than the limit):
+   * names the episode (its start), and the dedupe key is the episode's, so the position
+   * that crossed the limit and a sweep that saw it first record one event between them.
+   */
+  episode?: number;
+}
+
+/** What a detector reads about a position besides its memory. */
+export interface DetectorInput {
+  position: EnrichedPosition;
+  alert: RuleAlert;
+  device: DeviceRules;
+  owner: RuleUser;
+  /** The ids of the owner's named geofences holding the position (computed once per position and owner). */
+  inside(): ReadonlySet<number>;
+}
+
+export interface DetectorResult<S> {
+  events: Detection[];
+  /** The memory for the device's next position; undefined forgets it. */
+  next: S | undefined;
+}
+
+/**
+ * One alert type's check. `previous` is undefined the first time an alert sees a device
+ * (a new alert, a new device, a lost live store): detectors then learn the current state
+ * without firing, so a new alert does not report every vehicle already inside a zone as
+ * entering it (docs/decisions.md, "rules: first sight").
+ */
+export type Detector<S = unknown> = (input: DetectorInput, previous: S | undefined) => DetectorResult<S>;
+
+export const quiet = <S>(next: S | undefined): DetectorResult<S> => ({ events: [], next });

@@ -1,0 +1,60 @@
+import type { Attributes, EnrichedPosition } from "@fleet/contracts";
+import type { CustomEventCondition } from "@fleet/db";
+import type { Detection, Detector } from "../detector.js";
+import type { RuleCustomEvent } from "../model.js";
+
+export interface CustomMemory {
+  /** The custom events whose conditions held at the previous position. */
+  matched: number[];
+}
+
+const EQUALS = 1;
+const GREATER = 2;
+const LESS = 3;
+
+function asNumber(v: unknown): number | undefined {
+  if (typeof v === "number") return Number.isFinite(v) ? v : undefined;
+  if (typeof v === "boolean") return v ? 1 : 0;
+  if (typeof v !== "string" || v.trim() === "") return undefined;
+  const n = Number(v);
+  return Number.isFinite(n) ? n : undefined;
+}
+
+/**
+ * One condition on a position's attribute: equal (as numbers when both sides read as numbers,
+ * a boolean as 1/0; else as text, case-insensitively), greater or less than (numbers only).
+ * An attribute the position lacks holds no condition.
+ */
+export function conditionHolds(attributes: Attributes, c: CustomEventCondition): boolean {
+  const value = attributes[c.tag];
+  if (value === undefined) return false;
+  const [a, b] = [asNumber(value), asNumber(c.tag_value)];
+  if (c.type === EQUALS) return a !== undefined && b !== undefined ? a === b : String(value).trim().toLowerCase() === c.tag_value.trim().toLowerCase();
+  if (a === undefined || b === undefined) return false;
+  if (c.type === GREATER) return a > b;
+  if (c.type === LESS) return a < b;
+  return false;
+}
+
+/** A custom event matches a position of its protocol whose attributes meet all its conditions. */
+export function customMatches(e: RuleCustomEvent, position: EnrichedPosition): boolean {
+  if (e.protocol.toLowerCase() !== position.protocol.toLowerCase()) return false;
+  return e.conditions.length > 0 && e.conditions.every((c) => conditionHolds(position.attributes, c));
+}
+
+/**
+ * custom: each of the alert's custom events fires when its conditions start to hold, or on
+ * every matching position when it is `always`.
+ */
+export const custom: Detector<CustomMemory> = ({ position, alert, device }, previous) => {
+  const before = new Set(previous?.matched ?? []);
+  const matched: number[] = [];
+  const events: Detection[] = [];
+  for (const id of alert.customEvents) {
+    const e = device.customEvents.get(id);
+    if (!e || !customMatches(e, position)) continue;
+    matched.push(id);
+    if (e.always || (previous !== undefined && !before.has(id))) events.push({ type: "custom", message: e.message, key: `custom:${id}` });
+  }
+  return { events, next: { matched } };
+};

@@ -1,0 +1,20 @@
+import { KM_PER_MILE, round } from "@fleet/contracts";
+import type { Detector } from "../detector.js";
+
+export interface DistanceMemory {
+  /** km driven since the alert first saw the device or last fired. */
+  km: number;
+}
+
+const MILES = 2;
+
+/** distance: fires each time the device has driven the alert's distance since it first saw it or last fired. */
+export const distance: Detector<DistanceMemory> = ({ position, alert, owner }, previous) => {
+  const limit = alert.attributes.distance;
+  if (limit === undefined) return { events: [], next: previous };
+  const limitKm = alert.attributes.distance_unit === MILES ? limit * KM_PER_MILE : limit;
+  const km = (previous?.km ?? 0) + position.distanceKm;
+  if (km < limitKm) return { events: [], next: { km } };
+  const { units } = owner;
+  return { events: [{ type: "distance", message: `Distance driven: ${round(units.distance(km), 1)} ${units.distanceUnit}` }], next: { km: 0 } };
+};

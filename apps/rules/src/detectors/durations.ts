@@ -1,0 +1,57 @@
+import type { EnrichedPosition } from "@fleet/contracts";
+import type { Detector } from "../detector.js";
+
+export interface SpellMemory {
+  /** Fix time the condition began to hold; null while it does not. */
+  since: number | null;
+  fired: boolean;
+}
+
+/** A duration alert's condition and how its event reads. */
+interface Spell {
+  type: "stop_duration" | "idle_duration" | "ignition_duration";
+  attribute: "stop_duration" | "idle_duration" | "ignition_duration";
+  holds(p: EnrichedPosition): boolean;
+  message(minutes: number): string;
+}
+
+const MINUTE = 60_000;
+
+/**
+ * A condition that lasts: fires once per spell, when the spell has lasted the alert's
+ * minutes, and not again until the condition broke and began again (the vendor's duration
+ * alerts). The event belongs to the spell (its start), not to a position, so the position
+ * that crossed the limit and the sweep over silent devices record it once between them.
+ */
+function spellDetector(spell: Spell): Detector<SpellMemory> {
+  return ({ position, alert }, previous) => {
+    const minutes = alert.attributes[spell.attribute];
+    if (minutes === undefined) return { events: [], next: previous };
+    if (!spell.holds(position)) return { events: [], next: { since: null, fired: false } };
+    const since = previous?.since ?? position.fixTime;
+    const fired = previous?.since != null && previous.fired;
+    if (fired || position.fixTime - since < minutes * MINUTE) return { events: [], next: { since, fired } };
+    return { events: [{ type: spell.type, message: spell.message(minutes), episode: since }], next: { since, fired: true } };
+  };
+}
+
+export const stopDuration = spellDetector({
+  type: "stop_duration",
+  attribute: "stop_duration",
+  holds: (p) => !p.moving,
+  message: (m) => `Stopped for more than ${m} min`,
+});
+
+export const idleDuration = spellDetector({
+  type: "idle_duration",
+  attribute: "idle_duration",
+  holds: (p) => p.engineOn && !p.moving,
+  message: (m) => `Idle for more than ${m} min`,
+});
+
+export const ignitionDuration = spellDetector({
+  type: "ignition_duration",
+  attribute: "ignition_duration",
+  holds: (p) => p.engineOn,
+  message: (m) => `Ignition on for more than ${m} min`,
+});

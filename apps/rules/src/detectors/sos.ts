@@ -1,0 +1,25 @@
+import type { Attributes } from "@fleet/contracts";
+import type { Detector } from "../detector.js";
+
+export interface SosMemory {
+  on: boolean;
+}
+
+/** A position reports an SOS: `alarm` naming sos (Traccar's comma-separated alarms), or a true `sos` attribute. */
+export function reportsSos(attributes: Attributes): boolean {
+  const alarm = attributes.alarm;
+  if (typeof alarm === "string" && alarm.toLowerCase().split(",").some((a) => a.trim() === "sos")) return true;
+  const sos = attributes.sos;
+  return sos === true || sos === 1 || sos === "1" || sos === "true";
+}
+
+/**
+ * sos: once when a device starts reporting an SOS, not again while it keeps reporting it
+ * (Traccar drops repeats of the previous position's alarms). Unlike the other detectors it
+ * fires on first sight: a missed SOS costs more than a repeated one.
+ */
+export const sos: Detector<SosMemory> = ({ position }, previous) => {
+  const on = reportsSos(position.attributes);
+  if (!on || previous?.on) return { events: [], next: { on } };
+  return { events: [{ type: "sos", message: "SOS" }], next: { on } };
+};

@@ -1,0 +1,92 @@
+import { userClock, userUnits, type EnrichedPosition } from "@fleet/contracts";
+import type { AlertNotifications } from "@fleet/db";
+import { GeofenceIndex, type GeofenceShape } from "@fleet/geo";
+import type { DeviceRules, RuleAlert, RuleCustomEvent, RuleDriver, RuleGeofence, RuleUser } from "./model.js";
+
+/*
+ * Builders for the rules service's unit tests: positions, alerts and a device's rules,
+ * with everything a test does not name at a plain default.
+ */
+
+export const T0 = Date.UTC(2026, 10, 23, 8, 0, 0); // a Monday, 08:00 UTC
+
+let nextId = 1;
+
+export function position(over: Partial<EnrichedPosition> = {}): EnrichedPosition {
+  const id = over.id ?? nextId++;
+  return {
+    id,
+    deviceId: 1,
+    uniqueId: "imei-1",
+    protocol: "osmand",
+    latitude: 54.69,
+    longitude: 25.28,
+    altitude: 100,
+    course: 90,
+    fixTime: T0,
+    serverTime: T0 + 500,
+    attributes: {},
+    speedKmh: 0,
+    distanceKm: 0,
+    userIds: [7],
+    latest: true,
+    engineOn: false,
+    moving: false,
+    ...over,
+  };
+}
+
+/** Positions every `stepMs` from T0, each shaped by `at(i)`. */
+export function track(n: number, stepMs: number, at: (i: number) => Partial<EnrichedPosition> = () => ({})): EnrichedPosition[] {
+  return Array.from({ length: n }, (_, i) => position({ fixTime: T0 + i * stepMs, serverTime: T0 + i * stepMs + 500, ...at(i) }));
+}
+
+const NOTIFY_NONE: AlertNotifications = {
+  sound: { active: false },
+  push: { active: false },
+  email: { active: false, input: "" },
+  sms: { active: false, input: "" },
+  webhook: { active: false, input: "" },
+  command: null,
+};
+
+export function alert(over: Partial<RuleAlert> & Pick<RuleAlert, "type">): RuleAlert {
+  return { id: 1, userId: 7, name: "test", attributes: {}, zone: 0, zones: [], geofences: [], drivers: [], customEvents: [], schedule: null, notifications: NOTIFY_NONE, ...over };
+}
+
+export function user(over: { id?: number; unitOfDistance?: string; timezoneId?: number } = {}): RuleUser {
+  return { id: over.id ?? 7, clock: userClock({ timezoneId: over.timezoneId ?? 0 }), units: userUnits({ unitOfDistance: over.unitOfDistance ?? "km", unitOfAltitude: "mt" }), lang: "en" };
+}
+
+/** A square geofence of `half` degrees around a centre. */
+export function square(id: number, name: string, lat: number, lng: number, half = 0.01): RuleGeofence {
+  const shape: GeofenceShape = {
+    type: "polygon",
+    coordinates: [
+      { lat: lat - half, lng: lng - half },
+      { lat: lat - half, lng: lng + half },
+      { lat: lat + half, lng: lng + half },
+      { lat: lat + half, lng: lng - half },
+    ],
+    center: null,
+    radius: null,
+  };
+  return { id, name, shape };
+}
+
+export function deviceRules(alerts: RuleAlert[], extra: { users?: RuleUser[]; geofences?: RuleGeofence[]; customEvents?: RuleCustomEvent[]; drivers?: RuleDriver[] } = {}): DeviceRules {
+  const users = new Map((extra.users ?? [user()]).map((u) => [u.id, u]));
+  const geofences = new Map((extra.geofences ?? []).map((g) => [g.id, g]));
+  const geofenceIndex = new Map([...users.keys()].map((id) => [id, new GeofenceIndex([...geofences.values()].map((g) => ({ id: g.id, shape: g.shape })))]));
+  return {
+    deviceId: 1,
+    name: "Truck 1",
+    alerts,
+    users,
+    geofences,
+    geofenceIndex,
+    customEvents: new Map((extra.customEvents ?? []).map((c) => [c.id, c])),
+    drivers: new Map([[7, extra.drivers ?? []]]),
+    fuelSensor: undefined,
+  };
+}
