@@ -7,6 +7,7 @@ import type { Mailer } from "@fleet/mail";
 import type { ApiAppOptions } from "./app.js";
 import { createBusCommandQueue } from "./lib/command-queue.js";
 import { busDeadLetters } from "./lib/dead-letters.js";
+import { busRulesNotices } from "./lib/rules-notices.js";
 import { API_VERSION } from "./version.js";
 
 export interface ApiStores {
@@ -18,7 +19,7 @@ export interface ApiStores {
   mailer: Mailer;
   /** Reads the dead-letter topics for administrators. */
   bus: Bus;
-  /** Sends GPRS commands (the `commands` topic) and republished dead letters. */
+  /** Sends GPRS commands (the `commands` topic), rules.changed notices and republished dead letters. */
   producer: BusProducer;
 }
 
@@ -38,6 +39,7 @@ export function apiAppOptions(
     history: stores.history,
     commands: createBusCommandQueue({ producer: stores.producer }),
     deadLetters: busDeadLetters(stores.bus, stores.producer),
+    rulesNotices: busRulesNotices({ producer: stores.producer }),
     mailer: stores.mailer,
     limitsRedisUrl: config.REDIS_URL,
     settings: {

@@ -5,3 +5,4 @@ export { apiServerOptions } from "./fastify-options.js";
 export { API_VERSION } from "./version.js";
 export { createBusCommandQueue, CommandQueueUnavailableError, type CommandQueue, type BusCommandQueueOptions } from "./lib/command-queue.js";
 export { busDeadLetters, type DeadLetters, type ListedDeadLetter } from "./lib/dead-letters.js";
+export { busRulesNotices, type BusRulesNoticeOptions, type RulesNoticeSender } from "./lib/rules-notices.js";

@@ -30,7 +30,8 @@ await assertSafeAdmin(db.db, { host: config.HOST, email: config.FLEET_ADMIN_EMAI
 });
 const history = createHistory(historySettings(config));
 const live = createLive({ redisUrl: config.REDIS_URL });
-// GPRS commands go to the device gateways over the bus's `commands` topic.
+// GPRS commands go to the device gateways over the bus's `commands` topic, and rule-record
+// changes to the rules service over `rules.changed`.
 const bus = createBus({ ...busSettings(config), clientId: "fleet-api", logger });
 const commandProducer = await bus.producer();
 

@@ -25,7 +25,7 @@ import { createUser, findUserByEmail, openDb, type CreateUserInput, type Db, typ
 import { createChdbHistory, type HistoryStore } from "@fleet/history";
 import { createMemoryLive, type LiveStore } from "@fleet/live";
 import { hasService, sleep, tempChdbDir, tempPglite, tempPostgresDb, uniqueSuffix } from "@fleet/testkit";
-import { apiApp, apiServerOptions, busDeadLetters, createBusCommandQueue, ensureAdmin, API_VERSION } from "../src/index.js";
+import { apiApp, apiServerOptions, busDeadLetters, busRulesNotices, createBusCommandQueue, ensureAdmin, API_VERSION } from "../src/index.js";
 import type { ApiSettings } from "../src/plugins/app/services.js";
 import type { Mailer } from "@fleet/mail";
 
@@ -222,7 +222,7 @@ interface Opened {
   handle: DbHandle;
   live: LiveStore;
   history: HistoryStore;
-  /** The in-process bus behind the dead-letter topics (the command queue records instead). */
+  /** The in-process bus behind the dead-letter topics and rules.changed (the command queue records instead). */
   bus: Bus;
   admin: TestUser;
   cleanup(): Promise<void>;
@@ -242,7 +242,7 @@ export class ApiHarness {
   };
   /** Every message the command queue sent, in order (an in-memory bus producer records them). */
   readonly busMessages: BusMessageSent[] = [];
-  /** While true, the command queue's bus refuses every send, as a bus that is down would. */
+  /** While true, the API's bus refuses every send (commands and rules.changed notices), as a bus that is down would. */
   busDown = false;
   /** Calls inside upstreamFailing(): their 502/503 answers are the point of the test, not server errors. */
   private provokingUpstream = 0;
@@ -304,8 +304,14 @@ export class ApiHarness {
     };
     const commands = createBusCommandQueue({ producer, sendTimeoutMs: 2000 });
     const bus = createMemoryBus();
-    const deadLetters = busDeadLetters(bus, await bus.producer());
-    await app.register(apiApp, { prefix: "/api", db: handle.db, listen: handle.listen, live, history, commands, deadLetters, settings: this.settings, limitsRedisUrl: this.options.limitsRedisUrl, mailer: this.options.mailer });
+    const busProducer = await bus.producer();
+    const deadLetters = busDeadLetters(bus, busProducer);
+    // Notices land on the in-process bus, where a test reads them with bus.read(Topics.rulesChanged).
+    const rulesNotices = busRulesNotices({
+      producer: { send: (topic, messages, o) => (this.busDown ? Promise.reject(new Error("the test bus is down")) : busProducer.send(topic, messages, o)), close: async () => undefined },
+      sendTimeoutMs: 2000,
+    });
+    await app.register(apiApp, { prefix: "/api", db: handle.db, listen: handle.listen, live, history, commands, deadLetters, rulesNotices, settings: this.settings, limitsRedisUrl: this.options.limitsRedisUrl, mailer: this.options.mailer });
     await app.ready();
     await ensureAdmin(handle.db, ADMIN.email, ADMIN.password);
     const adminRow = (await findUserByEmail(handle.db, ADMIN.email))!;

@@ -12,21 +12,22 @@ async function blankPointAsMissing(req: FastifyRequest) {
 }
 
 export const geofenceRoutes: FastifyPluginAsyncTypebox = async (app) => {
-  const { db } = app.services;
+  const { db, rulesNotices } = app.services;
+  // A geofence write changes what the rules service checks for the user (groups do not).
   const api = endpoints(app, ["Geofence"]);
 
   api.get("/get_geofences", { summary: "The user's geofences and geofence groups, by id", response: contracts.GetGeofencesResponseSchema }, ({ user }) => geofences.list(db, user));
-  api.post("/add_geofence", { summary: "Create a polygon or circle geofence", body: contracts.AddGeofenceBodySchema, response: contracts.GeoCreatedSchema }, ({ user, body }) => geofences.add(db, user, body));
+  api.post("/add_geofence", { summary: "Create a polygon or circle geofence", body: contracts.AddGeofenceBodySchema, response: contracts.GeoCreatedSchema }, ({ user, body }) => rulesNotices.afterUserWrite(user.id, geofences.add(db, user, body)));
   api.post(
     "/edit_geofence",
     { summary: "Rewrite a geofence (id plus geofencePost); group_id and active left out keep their values", body: contracts.EditGeofenceBodySchema, response: contracts.GeoOkSchema },
-    async ({ user, body }) => (await geofences.edit(db, user, body), OK),
+    async ({ user, body }) => (await rulesNotices.afterUserWrite(user.id, geofences.edit(db, user, body)), OK),
   );
-  api.get("/destroy_geofence", { summary: "Delete a geofence", query: contracts.GeofenceIdQuerySchema, response: contracts.GeoOkSchema }, async ({ user, query }) => (await geofences.destroy(db, user, query.geofence_id), OK));
+  api.get("/destroy_geofence", { summary: "Delete a geofence", query: contracts.GeofenceIdQuerySchema, response: contracts.GeoOkSchema }, async ({ user, query }) => (await rulesNotices.afterUserWrite(user.id, geofences.destroy(db, user, query.geofence_id)), OK));
   api.either(
     "/change_active_geofence",
     { summary: "Set active on one or more of the user's geofences, all or nothing; active left out means off", input: contracts.ChangeActiveSchema, response: contracts.GeoOkSchema },
-    async ({ user, input }) => (await geofences.changeActive(db, user, input), OK),
+    async ({ user, input }) => (await rulesNotices.afterUserWrite(user.id, geofences.changeActive(db, user, input)), OK),
   );
   app.addHook("preValidation", blankPointAsMissing);
   api.get(

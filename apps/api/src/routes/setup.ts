@@ -11,11 +11,12 @@ async function emptyGroupsAsList(req: FastifyRequest): Promise<void> {
 }
 
 export const setupRoutes: FastifyPluginAsyncTypebox = async (app) => {
-  const { db } = app.services;
+  const { db, rulesNotices } = app.services;
   const api = endpoints(app, ["Setup"]);
   app.addHook("preValidation", emptyGroupsAsList);
 
   api.get("/edit_setup_data", { summary: "The account's settings and the option lists to edit them", query: contracts.EditSetupDataQuerySchema, response: contracts.EditSetupDataResponseSchema }, ({ user }) => setup.editData(db, user));
-  api.post("/edit_setup", { summary: "Save the account's settings and its complete list of device groups", body: contracts.EditSetupBodySchema, response: contracts.EditSetupResponseSchema }, async ({ user, body }) => (await setup.save(db, user, body), OK));
+  // The rules service reads the user's timezone, DST rule and units (a password is none of its business).
+  api.post("/edit_setup", { summary: "Save the account's settings and its complete list of device groups", body: contracts.EditSetupBodySchema, response: contracts.EditSetupResponseSchema }, async ({ user, body }) => (await rulesNotices.afterUserWrite(user.id, setup.save(db, user, body)), OK));
   api.post("/change_password", { summary: "Set a new password; the current user_api_hash stops working and a new login is needed", body: contracts.ChangePasswordBodySchema, response: contracts.ChangePasswordResponseSchema }, async ({ user, body }) => (await setup.setPassword(db, user, body), OK));
 };

@@ -9,6 +9,7 @@ import type { DeadLetters } from "../../lib/dead-letters.js";
 import { liveRecordCache, type LiveRecordCache } from "../../lib/live-records.js";
 import { liveStateCache, type LiveStateCache } from "../../lib/live-states.js";
 import { restoringLive } from "../../lib/restoring-live.js";
+import { rulesNotices, type RulesNoticeSender, type RulesNotices } from "../../lib/rules-notices.js";
 import { userCache, type UserCache } from "../../lib/user-cache.js";
 import type { AuthLimits } from "./auth-limits.js";
 
@@ -46,6 +47,8 @@ export interface Services {
   commands: CommandQueue;
   /** The dead-letter topics, for administrators. */
   deadLetters: DeadLetters;
+  /** Tells the rules service (`rules.changed`) that users' or devices' rule records changed; never fails a request. */
+  rulesNotices: RulesNotices;
   /** Where password reminders (and later alerts and reports) are mailed. */
   mailer: Mailer;
   settings: ApiSettings;
@@ -55,9 +58,11 @@ export interface Services {
  * What the API is given; the services it builds on them (the caches) are its own.
  * `listen`: the database's notices, without which no user is kept between requests.
  */
-export type ServicesOptions = Omit<Services, "liveRecords" | "liveStates" | "users" | "mailer" | "historyPages"> & {
+export type ServicesOptions = Omit<Services, "liveRecords" | "liveStates" | "users" | "mailer" | "historyPages" | "rulesNotices"> & {
   /** Absent (tests of other routes), every mail fails as unconfigured. */
   mailer?: Mailer;
+  /** Where rules.changed notices go (the bus). Absent (tests of other routes), none is sent. */
+  rulesNotices?: RulesNoticeSender;
   listen?: DbHandle["listen"];
   /** Redis for the rate limits' counts, shared by every api instance; in process when absent. */
   limitsRedisUrl?: string;
@@ -88,8 +93,13 @@ export default fp(
     const maxDevices = opts.settings.liveCacheDevices ?? 100_000;
     const liveRecords = liveRecordCache(opts.db, live, { maxDevices });
     const liveStates = liveStateCache(live, { maxDevices });
-    // The one place a device change reaches the live list: every write announces its own.
-    onDevicesChanged(opts.db, (changed) => live.markChanged(changed));
+    const notices = rulesNotices(opts.rulesNotices, app.log);
+    // The one place a device change reaches the live list and the rules service: every
+    // write announces its own (device, sensors, users sharing it, deletion), after commit.
+    // Side by side, so the notice adds no wait; it never rejects, so only the live mark can fail the write's announcement, as before.
+    onDevicesChanged(opts.db, async (changed) => {
+      await Promise.all([live.markChanged(changed), notices.changed({ deviceIds: changed.map((c) => c.deviceId) })]);
+    });
     onEventsRecorded(opts.db, (recorded) => live.markEvents(recorded));
     let listener: NoticeListener | undefined;
     const users = userCache((hash) => findUserByApiHash(opts.db, hash), { maxUsers: 100_000, listening: () => listener?.listening ?? false });
@@ -98,7 +108,7 @@ export default fp(
       listener = await opts.listen(USERS_CHANGED_CHANNEL, users);
       app.addHook("onClose", () => listener!.close());
     }
-    app.decorate("services", { db: opts.db, live, liveRecords, liveStates, users, history: opts.history, historyPages: historyPager(opts.history), commands: opts.commands, deadLetters: opts.deadLetters, mailer: opts.mailer ?? noMailer, settings: opts.settings });
+    app.decorate("services", { db: opts.db, live, liveRecords, liveStates, users, history: opts.history, historyPages: historyPager(opts.history), commands: opts.commands, deadLetters: opts.deadLetters, rulesNotices: notices, mailer: opts.mailer ?? noMailer, settings: opts.settings });
   },
   { name: "services" },
 );
