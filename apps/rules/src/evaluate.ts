@@ -13,7 +13,7 @@ export interface Found {
 }
 
 /** Where each alert's memory sits in the device's rule state. */
-const memoryKey = (alert: RuleAlert) => `a${alert.id}`;
+export const memoryKey = (alert: RuleAlert) => `a${alert.id}`;
 
 /**
  * The dedupe key of an event: its alert, type and what it belongs to (the position, or the
@@ -25,7 +25,7 @@ function dedupeKey(alert: RuleAlert, deviceId: number, position: EnrichedPositio
   return `${alert.id}:${d.type}:${what}${d.key ? `:${d.key}` : ""}`;
 }
 
-function eventInput(alert: RuleAlert, rules: DeviceRules, position: EnrichedPosition, d: Detection): EventInput {
+export function eventInput(alert: RuleAlert, rules: DeviceRules, position: EnrichedPosition, d: Detection): EventInput {
   const power = position.attributes.power;
   return {
     userId: alert.userId,

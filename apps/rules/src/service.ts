@@ -6,6 +6,7 @@ import { loadRuleRecords, onEventsRecorded, recordEvents, type Db } from "@fleet
 import type { LiveStore, RuleStateEntry } from "@fleet/live";
 import { evaluateDevice, type Found } from "./evaluate.js";
 import { ruleBook, type RuleBook, type SeenDevice } from "./rule-book.js";
+import { startSweeper } from "./sweeper.js";
 
 export interface RulesLogger {
   info(obj: object, msg?: string): void;
@@ -17,11 +18,13 @@ export interface RulesLogger {
 export interface RulesOptions {
   bus: Bus;
   db: Db;
-  live: Pick<LiveStore, "getRuleStates" | "putRuleStates" | "markEvents">;
+  live: Pick<LiveStore, "getStates" | "getRuleStates" | "putRuleStates" | "markEvents">;
   logger: RulesLogger;
   partitionsConcurrently?: number;
   /** How long a device's rules are kept without a notice; see RuleBookOptions. */
   rulesMaxAgeMs?: number;
+  /** How often silent devices are swept for offline and stop durations. Default 30 s. */
+  sweepEveryMs?: number;
   /** Overrides for tests that run several services or topics side by side. */
   topic?: string;
   noticesTopic?: string;
@@ -36,6 +39,8 @@ export interface Rules {
   recorded(): number;
   /** Messages dead-lettered since start. */
   deadLettered(): number;
+  /** Sweeps silent devices now (as the timer does); resolves with the events it recorded. */
+  sweep(): Promise<number>;
   close(): Promise<void>;
 }
 
@@ -102,11 +107,17 @@ export async function startRules(opts: RulesOptions): Promise<Rules> {
       found.push(...f);
       if (JSON.stringify(state) !== JSON.stringify(before ?? {})) states.push({ deviceId: id, state });
     }
+    await record(found);
+    if (states.length > 0) await opts.live.putRuleStates(states);
+    return rejected;
+  }
+
+  /** Records what the detectors or the sweep found, each once; how many were new. */
+  async function record(found: readonly Found[]): Promise<number> {
     const inserted = await recordEvents(opts.db, found.map((f) => f.event));
     counters.recorded += inserted.length;
-    if (states.length > 0) await opts.live.putRuleStates(states);
     if (inserted.length > 0) opts.logger.debug({ events: inserted.length, found: found.length }, "events recorded");
-    return rejected;
+    return inserted.length;
   }
 
   const producer: BusProducer = await opts.bus.producer();
@@ -147,12 +158,15 @@ export async function startRules(opts: RulesOptions): Promise<Rules> {
     handleBatch: deadLetters.handleBatch,
   });
   opts.logger.info({ topic }, "rules consuming");
+  const sweeper = startSweeper({ db: opts.db, live: opts.live, book, record, everyMs: opts.sweepEveryMs ?? 30_000, logger: opts.logger });
 
   return {
     seen: () => counters.seen,
     recorded: () => counters.recorded,
     deadLettered: deadLetters.deadLettered,
+    sweep: () => sweeper.sweep(),
     async close() {
+      await sweeper.close();
       // Each leaves its own group; together, so a shutdown does not wait for two rebalances in a row.
       await Promise.all([consumer.close(), notices.close()]);
       await producer.close();

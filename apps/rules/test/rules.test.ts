@@ -161,6 +161,20 @@ describe.runIf(hasService("kafka") && hasService("postgres") && hasService("redi
     ]);
   }, 120_000);
 
+  it("sweeps a silent device: offline for longer than an offline_duration alert's minutes, recorded once however often it sweeps", async () => {
+    await createAlert(db.db, userId, alertValues({ type: "offline_duration", attributes: { offline_duration: 30 }, devices: [deviceId] }));
+    await notice({ userIds: [userId], deviceIds: [] });
+    const lastContact = Date.now() - 45 * 60_000;
+    const last = at(40, { fixTime: lastContact - 1000, serverTime: lastContact });
+    await live.putStates([{ state: { ...last, positionId: last.id, movedAt: last.fixTime, odometerKm: 0, tail: [] }, userIds: [userId] }]);
+    await sleep(1500);
+    const before = await eventCount();
+    expect(await rules.sweep()).toBe(1);
+    expect(await rules.sweep()).toBe(0);
+    const rows = (await events()).slice(before);
+    expect(rows.map((e) => [e.type, e.message, e.time.getTime()])).toEqual([["offline_duration", "Offline for more than 30 min", lastContact + 30 * 60_000]]);
+  }, 90_000);
+
   it("sets aside a message that is not an enriched position and goes on", async () => {
     const before = await eventCount();
     await producer.send(topic, [{ key: "rules-imei-1", value: "{not json" }]);

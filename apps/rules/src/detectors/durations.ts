@@ -7,12 +7,19 @@ export interface SpellMemory {
   fired: boolean;
 }
 
-/** A duration alert's condition and how its event reads. */
+type SpellType = "stop_duration" | "idle_duration" | "ignition_duration";
+
+/** How a duration alert's event reads (the sweep's too). */
+export const spellMessage: Record<SpellType, (minutes: number) => string> = {
+  stop_duration: (m) => `Stopped for more than ${m} min`,
+  idle_duration: (m) => `Idle for more than ${m} min`,
+  ignition_duration: (m) => `Ignition on for more than ${m} min`,
+};
+
+/** A duration alert's condition. */
 interface Spell {
-  type: "stop_duration" | "idle_duration" | "ignition_duration";
-  attribute: "stop_duration" | "idle_duration" | "ignition_duration";
+  type: SpellType;
   holds(p: EnrichedPosition): boolean;
-  message(minutes: number): string;
 }
 
 const MINUTE = 60_000;
@@ -25,33 +32,16 @@ const MINUTE = 60_000;
  */
 function spellDetector(spell: Spell): Detector<SpellMemory> {
   return ({ position, alert }, previous) => {
-    const minutes = alert.attributes[spell.attribute];
+    const minutes = alert.attributes[spell.type];
     if (minutes === undefined) return { events: [], next: previous };
     if (!spell.holds(position)) return { events: [], next: { since: null, fired: false } };
     const since = previous?.since ?? position.fixTime;
     const fired = previous?.since != null && previous.fired;
     if (fired || position.fixTime - since < minutes * MINUTE) return { events: [], next: { since, fired } };
-    return { events: [{ type: spell.type, message: spell.message(minutes), episode: since }], next: { since, fired: true } };
+    return { events: [{ type: spell.type, message: spellMessage[spell.type](minutes), episode: since }], next: { since, fired: true } };
   };
 }
 
-export const stopDuration = spellDetector({
-  type: "stop_duration",
-  attribute: "stop_duration",
-  holds: (p) => !p.moving,
-  message: (m) => `Stopped for more than ${m} min`,
-});
-
-export const idleDuration = spellDetector({
-  type: "idle_duration",
-  attribute: "idle_duration",
-  holds: (p) => p.engineOn && !p.moving,
-  message: (m) => `Idle for more than ${m} min`,
-});
-
-export const ignitionDuration = spellDetector({
-  type: "ignition_duration",
-  attribute: "ignition_duration",
-  holds: (p) => p.engineOn,
-  message: (m) => `Ignition on for more than ${m} min`,
-});
+export const stopDuration = spellDetector({ type: "stop_duration", holds: (p) => !p.moving });
+export const idleDuration = spellDetector({ type: "idle_duration", holds: (p) => p.engineOn && !p.moving });
+export const ignitionDuration = spellDetector({ type: "ignition_duration", holds: (p) => p.engineOn });

@@ -73,3 +73,19 @@ export async function loadRuleRecords(q: Queryable, deviceIds: readonly number[]
     drivers: driverRows,
   };
 }
+
+/**
+ * The devices some active alert of these types watches (for its owner, who still sees the
+ * device): what the rules service sweeps for alerts a silent device must fire (offline, a
+ * stop that outlasts the device's last position).
+ */
+export async function listDevicesWatchedBy(q: Queryable, types: readonly string[]): Promise<number[]> {
+  if (types.length === 0) return [];
+  const rows = await q
+    .selectDistinct({ deviceId: alertDevices.deviceId })
+    .from(alertDevices)
+    .innerJoin(alerts, eq(alerts.id, alertDevices.alertId))
+    .innerJoin(userDevices, and(eq(userDevices.userId, alerts.userId), eq(userDevices.deviceId, alertDevices.deviceId)))
+    .where(and(eq(alerts.active, true), inArray(alerts.type, [...types])));
+  return rows.map((r) => r.deviceId).sort((a, b) => a - b);
+}

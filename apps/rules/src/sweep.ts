@@ -1,0 +1,75 @@
+import type { EnrichedPosition, LiveState } from "@fleet/contracts";
+import type { RuleState } from "@fleet/live";
+import type { Detection } from "./detector.js";
+import { spellMessage, type SpellMemory } from "./detectors/durations.js";
+import { eventInput, memoryKey, type Found } from "./evaluate.js";
+import type { DeviceRules } from "./model.js";
+import { inSchedule, inZone } from "./scope.js";
+
+/*
+ * What a silent device must fire, found by time rather than by a position: offline for
+ * longer than an offline_duration alert's minutes, or stopped (its last position not moving)
+ * for longer than a stop_duration alert's, when no later position came to say so. The
+ * vendor checks these durations by a sweep too. Events carry the episode's key, so sweeping
+ * again, another instance's sweep, or the position that later crosses the same limit record
+ * nothing new.
+ */
+
+/** The alert types the sweep looks at. */
+export const SWEPT_TYPES = ["offline_duration", "stop_duration"] as const;
+
+const MINUTE = 60_000;
+
+/** The device's last position, as its live state holds it, shaped as the detectors read positions. */
+function lastPosition(state: LiveState, userIds: readonly number[]): EnrichedPosition {
+  return {
+    id: state.positionId,
+    deviceId: state.deviceId,
+    uniqueId: state.uniqueId,
+    protocol: state.protocol,
+    latitude: state.latitude,
+    longitude: state.longitude,
+    altitude: state.altitude,
+    course: state.course,
+    fixTime: state.fixTime,
+    serverTime: state.serverTime,
+    attributes: state.attributes,
+    speedKmh: state.speedKmh,
+    distanceKm: 0,
+    userIds: [...userIds],
+    latest: true,
+    engineOn: state.engineOn ?? false,
+    moving: false,
+  };
+}
+
+/** The events a device's silence makes due at `now`. */
+export function sweepDevice(rules: DeviceRules, state: LiveState | undefined, memory: RuleState | undefined, now: number): Found[] {
+  if (!state) return [];
+  const position = lastPosition(state, [...rules.users.keys()]);
+  const found: Found[] = [];
+  for (const alert of rules.alerts) {
+    const owner = rules.users.get(alert.userId);
+    if (!owner) continue;
+    let due: { detection: Detection; at: number } | undefined;
+    if (alert.type === "offline_duration") {
+      const minutes = alert.attributes.offline_duration;
+      // Offline since the last contact; the event is dated when the limit passed.
+      if (minutes !== undefined && now - state.serverTime > minutes * MINUTE) {
+        due = { detection: { type: "offline_duration", message: `Offline for more than ${minutes} min`, episode: state.serverTime }, at: state.serverTime + minutes * MINUTE };
+      }
+    } else if (alert.type === "stop_duration") {
+      const minutes = alert.attributes.stop_duration;
+      const spell = memory?.[memoryKey(alert)] as SpellMemory | undefined;
+      if (minutes !== undefined && spell?.since != null && !spell.fired && now - spell.since >= minutes * MINUTE) {
+        due = { detection: { type: "stop_duration", message: spellMessage.stop_duration(minutes), episode: spell.since }, at: spell.since + minutes * MINUTE };
+      }
+    }
+    if (!due) continue;
+    const inside = new Set(rules.geofenceIndex.get(alert.userId)?.containing({ lat: state.latitude, lng: state.longitude }) ?? []);
+    if (!inSchedule(alert, owner, due.at) || !inZone(alert, inside)) continue;
+    const event = eventInput(alert, rules, position, due.detection);
+    found.push({ alert, event: { ...event, time: new Date(due.at) } });
+  }
+  return found;
+}
