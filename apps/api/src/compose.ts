@@ -1,5 +1,5 @@
 import type { Bus, BusProducer } from "@fleet/bus";
-import type { ApiEnv } from "@fleet/config";
+import { outboundAllowPrivate, type ApiEnv } from "@fleet/config";
 import type { DbHandle } from "@fleet/db";
 import type { HistoryStore } from "@fleet/history";
 import type { LiveStore } from "@fleet/live";
@@ -27,7 +27,7 @@ export interface ApiStores {
 export function apiAppOptions(
   config: Pick<
     ApiEnv,
-    "OFFLINE_AFTER_MINUTES" | "SMS_GATEWAY_ALLOW_PRIVATE" | "LIVE_CACHE_DEVICES" | "REDIS_URL" | "AUTH_LIMIT_PER_ADDRESS" | "AUTH_LIMIT_PER_EMAIL" | "FLEET_ALLOW_REGISTRATION" | "PUBLIC_URL" | "HOST" | "PORT"
+    "OFFLINE_AFTER_MINUTES" | "OUTBOUND_ALLOW_PRIVATE" | "SMS_GATEWAY_ALLOW_PRIVATE" | "LIVE_CACHE_DEVICES" | "REDIS_URL" | "AUTH_LIMIT_PER_ADDRESS" | "AUTH_LIMIT_PER_EMAIL" | "FLEET_ALLOW_REGISTRATION" | "PUBLIC_URL" | "HOST" | "PORT"
   >,
   stores: ApiStores,
 ): ApiAppOptions & { prefix: string } {
@@ -45,7 +45,7 @@ export function apiAppOptions(
     settings: {
       offlineAfterMs: config.OFFLINE_AFTER_MINUTES * 60_000,
       version: API_VERSION,
-      smsGatewayAllowPrivate: config.SMS_GATEWAY_ALLOW_PRIVATE,
+      smsGatewayAllowPrivate: outboundAllowPrivate(config),
       liveCacheDevices: config.LIVE_CACHE_DEVICES,
       authLimits: { perAddressPerMinute: config.AUTH_LIMIT_PER_ADDRESS, perEmailPerQuarterHour: config.AUTH_LIMIT_PER_EMAIL },
       allowRegistration: config.FLEET_ALLOW_REGISTRATION,

@@ -1,6 +1,6 @@
 import { describe, expect, it } from "vitest";
 import { ConfigError, loadConfig, missingServices } from "./load.js";
-import { IngestEnvSchema, RulesEnvSchema, StandaloneEnvSchema, TrackerEnvSchema, healthSettings } from "./schemas.js";
+import { ApiEnvSchema, IngestEnvSchema, RulesEnvSchema, StandaloneEnvSchema, TrackerEnvSchema, healthSettings, outboundAllowPrivate } from "./schemas.js";
 
 describe("loadConfig", () => {
   it("applies defaults and leaves embedded adapters selected when nothing is set", () => {
@@ -57,6 +57,16 @@ describe("the consumer apps' health endpoint", () => {
     expect(healthSettings(loadConfig(RulesEnvSchema, { HEALTH_PORT: "8083", HEALTH_HOST: "0.0.0.0" }))).toEqual({ host: "0.0.0.0", port: 8083 });
     expect(() => loadConfig(RulesEnvSchema, { HEALTH_PORT: "70000" })).toThrow(/HEALTH_PORT/);
     expect(loadConfig(StandaloneEnvSchema, {})).not.toHaveProperty("HEALTH_HOST");
+  });
+});
+
+describe("outboundAllowPrivate", () => {
+  it("is off by default, and on with OUTBOUND_ALLOW_PRIVATE or its older name SMS_GATEWAY_ALLOW_PRIVATE, for the api and the rules service", () => {
+    for (const schema of [ApiEnvSchema, RulesEnvSchema]) {
+      expect(outboundAllowPrivate(loadConfig(schema, {}))).toBe(false);
+      expect(outboundAllowPrivate(loadConfig(schema, { OUTBOUND_ALLOW_PRIVATE: "true" }))).toBe(true);
+      expect(outboundAllowPrivate(loadConfig(schema, { SMS_GATEWAY_ALLOW_PRIVATE: "true" }))).toBe(true);
+    }
   });
 });
 

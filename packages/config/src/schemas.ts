@@ -61,7 +61,27 @@ const TrackerSettingsSchema = Type.Object({
 export const TrackerEnvSchema = Type.Composite([InfraEnvSchema, TrackerSettingsSchema, ConsumerHealthEnvSchema]);
 export type TrackerEnv = Static<typeof TrackerEnvSchema>;
 
-export const RulesEnvSchema = Type.Composite([InfraEnvSchema, ConsumerHealthEnvSchema]);
+/**
+ * What the api and the rules service send on a user's behalf: mail, and requests to the
+ * user's own SMS gateway and alert webhooks.
+ */
+export const OutboundEnvSchema = Type.Object({
+  /** Let SMS gateways and alert webhooks be at private or loopback addresses (off: they must be public). */
+  OUTBOUND_ALLOW_PRIVATE: Type.Boolean({ default: false }),
+  /** The older name of OUTBOUND_ALLOW_PRIVATE, still honoured: either one set allows. */
+  SMS_GATEWAY_ALLOW_PRIVATE: Type.Boolean({ default: false }),
+  /** Mail (password reminders, alerts, reports) goes out through this server; unset, it is written to <DATA_DIR>/outbox/ as .eml files. */
+  SMTP_URL: Type.Optional(Type.String({ pattern: "^smtps?://[^/?#]", description: "smtp://user:pass@host:587 (STARTTLS) or smtps://user:pass@host:465" })),
+  /** The sender of the platform's mail. */
+  MAIL_FROM: Type.String({ default: "Fleet <no-reply@fleet.local>", pattern: "^(?:[^<>\\r\\n]*<[^\\s@<>]+@[^\\s@<>]+>|[^\\s@<>]+@[^\\s@<>]+)$" }),
+});
+
+/** Whether requests on a user's behalf may reach private addresses (OUTBOUND_ALLOW_PRIVATE or its older name). */
+export function outboundAllowPrivate(env: Pick<Static<typeof OutboundEnvSchema>, "OUTBOUND_ALLOW_PRIVATE" | "SMS_GATEWAY_ALLOW_PRIVATE">): boolean {
+  return env.OUTBOUND_ALLOW_PRIVATE || env.SMS_GATEWAY_ALLOW_PRIVATE;
+}
+
+export const RulesEnvSchema = Type.Composite([InfraEnvSchema, ConsumerHealthEnvSchema, OutboundEnvSchema]);
 export type RulesEnv = Static<typeof RulesEnvSchema>;
 
 /**
@@ -92,13 +112,8 @@ export const ApiEnvSchema = Type.Composite([
     AUTH_LIMIT_PER_ADDRESS: Type.Integer({ minimum: 1, maximum: 100_000, default: 30 }),
     /** Sign-in attempts naming one email per 15 minutes, from any address. */
     AUTH_LIMIT_PER_EMAIL: Type.Integer({ minimum: 1, maximum: 100_000, default: 10 }),
-    /** Let accounts' SMS gateways be at private or loopback addresses (off: they must be public). */
-    SMS_GATEWAY_ALLOW_PRIVATE: Type.Boolean({ default: false }),
-    /** Mail (password reminders, alerts, reports) goes out through this server; unset, it is written to <DATA_DIR>/outbox/ as .eml files. */
-    SMTP_URL: Type.Optional(Type.String({ pattern: "^smtps?://[^/?#]", description: "smtp://user:pass@host:587 (STARTTLS) or smtps://user:pass@host:465" })),
-    /** The sender of the platform's mail. */
-    MAIL_FROM: Type.String({ default: "Fleet <no-reply@fleet.local>", pattern: "^(?:[^<>\\r\\n]*<[^\\s@<>]+@[^\\s@<>]+>|[^\\s@<>]+@[^\\s@<>]+)$" }),
   }),
+  OutboundEnvSchema,
 ]);
 export type ApiEnv = Static<typeof ApiEnvSchema>;
 

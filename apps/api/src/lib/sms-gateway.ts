@@ -11,11 +11,8 @@
  * (SMS_GATEWAY_ALLOW_PRIVATE), the gateway must be at a public address: a user's URL must
  * not become a way into the server's own network.
  */
-import { request as httpRequest } from "node:http";
-import { request as httpsRequest } from "node:https";
-import { isIP } from "node:net";
 import type { User } from "@fleet/db";
-import { PrivateAddressError, isPublicAddress, publicOnlyLookup } from "./public-address.js";
+import { PrivateAddressError, outboundRequest, type OutboundRequest } from "@fleet/outbound";
 
 export interface SmsGatewayConfig {
   url: URL;
@@ -63,14 +60,8 @@ function fields(config: SmsGatewayConfig, sms: SmsMessage): Record<string, strin
   return { to: sms.to, message: sms.message, ...(config.sender ? { from: config.sender } : {}) };
 }
 
-interface GatewayRequest {
-  url: URL;
-  method: "GET" | "POST";
-  headers: Record<string, string>;
-  body?: string;
-}
 
-function request(config: SmsGatewayConfig, sms: SmsMessage): GatewayRequest {
+function request(config: SmsGatewayConfig, sms: SmsMessage): OutboundRequest {
   const headers: Record<string, string> = {};
   if (config.auth) headers.authorization = `Basic ${Buffer.from(`${config.auth.username}:${config.auth.password}`).toString("base64")}`;
   const url = new URL(config.url);
@@ -80,26 +71,6 @@ function request(config: SmsGatewayConfig, sms: SmsMessage): GatewayRequest {
   }
   if (config.json) return { url, method: "POST", headers: { ...headers, "content-type": "application/json" }, body: JSON.stringify(fields(config, sms)) };
   return { url, method: "POST", headers: { ...headers, "content-type": "application/x-www-form-urlencoded" }, body: new URLSearchParams(fields(config, sms)).toString() };
-}
-
-/**
- * One HTTP exchange; resolves with the answer's status. node:http rather than fetch, for
- * its `lookup` option: the private-address check then applies to the address actually
- * connected to. An IP literal skips lookup, so it is checked here first.
- */
-function exchange(req: GatewayRequest, timeoutMs: number, allowPrivate: boolean): Promise<number> {
-  const host = req.url.hostname.replace(/^\[|\]$/g, "");
-  if (!allowPrivate && isIP(host) !== 0 && !isPublicAddress(host)) return Promise.reject(new PrivateAddressError(host));
-  const send = req.url.protocol === "https:" ? httpsRequest : httpRequest;
-  return new Promise<number>((resolve, reject) => {
-    const r = send(req.url, { method: req.method, headers: req.headers, signal: AbortSignal.timeout(timeoutMs), ...(allowPrivate ? {} : { lookup: publicOnlyLookup }) }, (res) => {
-      // The answer's body is not used; draining it frees the connection.
-      res.resume();
-      resolve(res.statusCode ?? 0);
-    });
-    r.on("error", reject);
-    r.end(req.body);
-  });
 }
 
 /** Why a request failed, in words a user can act on; the cause's code when there is one. */
@@ -114,7 +85,7 @@ function reason(err: unknown, timeoutMs: number): string {
 /** Sends one SMS; never throws. */
 export async function sendSms(config: SmsGatewayConfig, sms: SmsMessage, timeoutMs: number, allowPrivate = false): Promise<SmsResult> {
   try {
-    const status = await exchange(request(config, sms), timeoutMs, allowPrivate);
+    const status = await outboundRequest(request(config, sms), { timeoutMs, allowPrivate });
     return status >= 200 && status < 300 ? { ok: true } : { ok: false, error: `The SMS gateway answered HTTP ${status}.` };
   } catch (err) {
     return { ok: false, error: reason(err, timeoutMs) };

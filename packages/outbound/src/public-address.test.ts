@@ -1,8 +1,8 @@
 import { createServer, type Server } from "node:http";
 import type { AddressInfo } from "node:net";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { isPublicAddress } from "./public-address.js";
-import { sendSms, type SmsGatewayConfig } from "./sms-gateway.js";
+import { PrivateAddressError, isPublicAddress } from "./public-address.js";
+import { outboundRequest } from "./request.js";
 
 describe("isPublicAddress", () => {
   it.each(["127.0.0.1", "10.1.2.3", "172.20.0.5", "192.168.1.1", "169.254.169.254", "100.64.0.1", "0.0.0.0", "224.0.0.1", "::1", "::", "fe80::1", "fd00::1", "::ffff:127.0.0.1", "::ffff:10.0.0.1", "not an address"])(
@@ -12,30 +12,29 @@ describe("isPublicAddress", () => {
   it.each(["8.8.8.8", "1.1.1.1", "172.32.0.1", "2001:4860:4860::8888", "::ffff:8.8.8.8"])("allows %s", (a) => expect(isPublicAddress(a)).toBe(true));
 });
 
-describe("an SMS gateway at a private address", () => {
+describe("a request to a private address", () => {
   let server: Server;
   let port: number;
   let hits = 0;
   beforeAll(async () => {
     server = createServer((_req, res) => {
       hits++;
-      res.end("ok");
+      res.statusCode = 204;
+      res.end();
     });
     await new Promise<void>((r) => server.listen(0, "127.0.0.1", r));
     port = (server.address() as AddressInfo).port;
   });
   afterAll(() => new Promise<void>((r) => server.close(() => r())));
 
-  const config = (host: string): SmsGatewayConfig => ({ url: new URL(`http://${host}:${port}/send`), method: "get", json: false });
-  const sms = { to: "+37060000000", message: "hi" };
+  const to = (host: string) => ({ url: new URL(`http://${host}:${port}/hook`), method: "POST" as const, headers: { "content-type": "application/json" }, body: "{}" });
 
-  it("is not called unless the server allows private gateways, whether named by address or by name", async () => {
+  it("is refused unless the server allows private targets, whether named by address or by name", async () => {
     for (const host of ["127.0.0.1", "localhost"]) {
-      const result = await sendSms(config(host), sms, 2000);
-      expect(result, host).toEqual({ ok: false, error: expect.stringContaining("private or reserved address") });
+      await expect(outboundRequest(to(host), { timeoutMs: 2000, allowPrivate: false }), host).rejects.toBeInstanceOf(PrivateAddressError);
     }
     expect(hits).toBe(0);
-    expect(await sendSms(config("127.0.0.1"), sms, 2000, true)).toEqual({ ok: true });
+    expect(await outboundRequest(to("127.0.0.1"), { timeoutMs: 2000, allowPrivate: true })).toBe(204);
     expect(hits).toBe(1);
   });
 });

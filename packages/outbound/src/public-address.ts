@@ -2,7 +2,7 @@ import { lookup as dnsLookup, type LookupAddress } from "node:dns";
 import { BlockList, isIP, type LookupFunction } from "node:net";
 
 /**
- * Addresses a request made on a user's behalf (their SMS gateway URL) must not reach:
+ * Addresses a request made on a user's behalf (their SMS gateway URL, an alert's webhook) must not reach:
  * loopback, private, link-local (cloud metadata at 169.254.169.254), carrier-grade NAT,
  * unspecified, multicast and reserved ranges, in IPv4 and IPv6 (IPv4-mapped included).
  */
