@@ -1,3 +1,4 @@
 export { startTracker, type Tracker, type TrackerOptions } from "./service.js";
-export { enrichPosition, previousPoint } from "./handlers/enrich.js";
-export type { Logger } from "./pipeline.js";
+export { enrichPosition, POSITION_HANDLERS, type Logger } from "./pipeline.js";
+export { previousPoint } from "./handlers/previous.js";
+export type { Enriched, PositionContext, PositionHandler } from "./position/context.js";

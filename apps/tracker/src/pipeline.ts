@@ -1,14 +1,63 @@
-import { TypeCompiler } from "@sinclair/typebox/compiler";
-import { createBatcher } from "@fleet/batcher";
-import { PermanentError, type BusProducer, type DeliveredMessage, type OutgoingMessage, type Rejected } from "@fleet/bus";
-import { RawPositionSchema, type EnrichedPosition, type HistoryRow, type LiveState, type RawPosition, type TailPoint } from "@fleet/contracts";
+import type { BusProducer, DeliveredMessage, OutgoingMessage, Rejected } from "@fleet/bus";
+import type { LiveState, RawPosition, TailPoint } from "@fleet/contracts";
 import type { HistoryStore } from "@fleet/history";
 import type { LiveStore, StateEntry } from "@fleet/live";
+import { decodeBatch } from "./handlers/decode.js";
 import type { DeviceDirectory, DeviceInfo } from "./handlers/device-directory.js";
 import type { DriverRfid } from "./handlers/driver-rfid.js";
-import { enrichPosition, previousPoint } from "./handlers/enrich.js";
+import { createFlushes, type Writers } from "./handlers/flushes.js";
 import { OwnedStates } from "./handlers/owned-states.js";
+import { previousPoint } from "./handlers/previous.js";
+import { loadStates } from "./handlers/states.js";
 import type { UnregisteredCounter } from "./handlers/unregistered.js";
+import { runHandlers, type Enriched, type PositionHandler } from "./position/context.js";
+import { distance } from "./position/distance.js";
+import { enrichedMessage } from "./position/enriched-message.js";
+import { engine } from "./position/engine.js";
+import { historyRow } from "./position/history-row.js";
+import { latest } from "./position/latest.js";
+import { liveState } from "./position/live-state.js";
+import { motion } from "./position/motion.js";
+import { speed } from "./position/speed.js";
+
+/**
+ * The tracker's chain, Traccar-style. A partition's batch goes through these steps in
+ * order; the batch steps work on the whole batch (one lookup, one write for many
+ * positions), the position handlers on each position in turn, in the batch's order:
+ *
+ *   decode          messages → positions; the others go back for the dead-letter topic
+ *   resolve devices uniqueId → device, from the directory
+ *   load states     the devices' live states: kept, from the live store, or restored from history
+ *   for each position:
+ *     filter        a position of no registered device is counted as unregistered and dropped
+ *     previous      the device's fix just before it in time: tail, batch, or history
+ *     POSITION_HANDLERS
+ *   persist         history rows and live states to the shared flushes   ┐ at once; the batch
+ *   publish         enriched positions to positions.enriched              │ is handled when
+ *   switch drivers  by the RFIDs read                                     ┘ all three hold it
+ *
+ * `handle` below runs them; the position handlers are this list.
+ */
+export const POSITION_HANDLERS: readonly PositionHandler[] = [
+  speed,
+  latest,
+  distance,
+  // Before motion: whether a fix counts as moving asks the engine state (isMoving).
+  engine,
+  motion,
+  liveState,
+  historyRow,
+  enrichedMessage,
+];
+
+/**
+ * One position through the position handlers: its device, the device's live state before
+ * it, and `prev`, the device's fix just before it in time. Deterministic, so a replayed
+ * message writes the same history row again.
+ */
+export function enrichPosition(raw: RawPosition, device: DeviceInfo, current: LiveState | undefined, prev: TailPoint | undefined): Enriched {
+  return runHandlers(POSITION_HANDLERS, raw, device, current, prev);
+}
 
 export interface Logger {
   info(obj: object, msg?: string): void;
@@ -48,62 +97,13 @@ export interface Pipeline {
   stats(): { positions: number; unregistered: number; invalid: number; restored: number };
 }
 
-/** Where a batch's history rows and live states go, and the signal that it has added both. */
-interface Writers {
-  history(rows: HistoryRow[]): Promise<void>;
-  states(entries: StateEntry[]): Promise<void>;
-  added(): void;
-}
+/** A device still without a state has no fix in history nor earlier in the batch: nothing comes before its position. */
+const FIRST = { prev: undefined, known: true } as const;
 
-const RawPositionCheck = TypeCompiler.Compile(RawPositionSchema);
-
-/**
- * The longest live states wait for other partitions' batches by default: a client sees a
- * position when its state is written, so states do not wait as long as history rows do
- * for a big insert.
- */
-const LIVE_LINGER_MS = 10;
-
-/** The position a message carries, or why it carries none. */
-function decode(m: DeliveredMessage): RawPosition | PermanentError {
-  let v: unknown;
-  try {
-    v = JSON.parse(m.value.toString("utf8"));
-  } catch (err) {
-    return new PermanentError(`not JSON: ${(err as Error).message}`);
-  }
-  if (RawPositionCheck.Check(v)) return v;
-  const first = RawPositionCheck.Errors(v).First();
-  return new PermanentError(first ? `not a position: ${first.path || "/"} ${first.message}` : "not a position");
-}
-
-/**
- * The tracker's chain: decode → resolve device → enrich (units, distance, live state)
- * → persist. History rows and live states from every partition share flushes, so the
- * history store sees few large inserts and the live store few scripts (each user's
- * indexes are stamped once per script): a flush goes out when every batch in hand has
- * added its rows and states (the bus fetches again only once they are all handled, so
- * waiting longer would only stall it), at flushRows, or after flushMs at the latest.
- * Partitions never share a device, so one flush never holds two states of one.
- */
 export function createPipeline(deps: PipelineDeps): Pipeline {
   const counters = { positions: 0, unregistered: 0, invalid: 0, restored: 0 };
-  const historyBatcher = createBatcher<HistoryRow>({
-    maxItems: deps.flushRows,
-    lingerMs: deps.flushMs,
-    maxConcurrent: 2,
-    flush: (rows) => deps.history.insert(rows),
-  });
-  const liveBatcher = createBatcher<StateEntry>({
-    maxItems: deps.flushRows,
-    lingerMs: deps.liveLingerMs ?? Math.min(deps.flushMs, LIVE_LINGER_MS),
-    maxConcurrent: 2,
-    flush: (entries) => deps.live.putStates(entries),
-  });
-  const alone: Writers = { history: (rows) => deps.history.insert(rows), states: (entries) => deps.live.putStates(entries), added: () => undefined };
-
+  const flushes = createFlushes(deps);
   const owned = new OwnedStates(deps.keptStates ?? 100_000);
-  let preparing = 0;
 
   return {
     async handleBatch(messages, opts) {
@@ -111,7 +111,7 @@ export function createPipeline(deps: PipelineDeps): Pipeline {
       if (!first) return [];
       owned.begin(first.partition, first.offset);
       try {
-        const { rejected, states } = await (opts?.isolated ? handle(messages, alone) : shared(messages));
+        const { rejected, states } = await (opts?.isolated ? handle(messages, flushes.alone) : flushes.shared((write) => handle(messages, write)));
         owned.finish(first.partition, messages.at(-1)!.offset, states);
         return rejected;
       } catch (err) {
@@ -119,72 +119,36 @@ export function createPipeline(deps: PipelineDeps): Pipeline {
         throw err;
       }
     },
-    drain: async () => {
-      await Promise.all([historyBatcher.drain(), liveBatcher.drain()]);
-    },
+    drain: () => flushes.drain(),
     stats: () => ({ ...counters }),
   };
 
-  /** One batch whose history rows and live states go out in the flushes other partitions share. */
-  async function shared(messages: readonly DeliveredMessage[]) {
-    preparing++;
-    let done = false;
-    const added = () => {
-      if (done) return;
-      done = true;
-      if (--preparing > 0) return;
-      historyBatcher.flush();
-      liveBatcher.flush();
-    };
-    try {
-      return await handle(messages, { history: (rows) => historyBatcher.add(rows), states: (entries) => liveBatcher.add(entries), added });
-    } finally {
-      added();
-    }
-  }
-
-  /** The devices' states: the ones this tracker kept, the rest from the live store. */
-  async function statesOf(partition: number, deviceIds: number[]): Promise<Map<number, LiveState>> {
-    const states = owned.get(partition, deviceIds);
-    const missing = deviceIds.filter((id) => !states.has(id));
-    if (missing.length > 0) for (const [id, state] of await deps.live.getStates(missing)) states.set(id, state);
-    return states;
-  }
-
-  /**
-   * A device without a live state is new, or its state was lost (a flushed Redis, a lost
-   * live.json): its state is restored from history before its position is handled, so the
-   * odometer and engine time continue rather than restart from zero.
-   */
-  async function restoreMissing(states: Map<number, LiveState>, devices: Iterable<DeviceInfo>): Promise<void> {
-    const missing = new Map<number, DeviceInfo>();
-    for (const d of devices) if (!states.has(d.id)) missing.set(d.id, d);
-    if (missing.size === 0) return;
-    const restored = await deps.history.lastStates([...missing.values()].map((d) => ({ id: d.id, minMovingSpeed: d.minMovingSpeed })));
-    for (const [id, state] of restored) states.set(id, state);
-    counters.restored += restored.size;
-  }
-
+  /** One batch through the chain; `states` are the devices' live states it wrote, for OwnedStates. */
   async function handle(messages: readonly DeliveredMessage[], write: Writers): Promise<{ rejected: Rejected[]; states: LiveState[] }> {
-    const raws: RawPosition[] = [];
-    const rejected: Rejected[] = [];
-    for (const message of messages) {
-      const raw = decode(message);
-      if (raw instanceof PermanentError) rejected.push({ message, error: raw });
-      else raws.push(raw);
-    }
+    const { raws, rejected } = decodeBatch(messages);
     counters.invalid += rejected.length;
     if (raws.length === 0) return { rejected, states: [] };
 
     const devices = await deps.directory.resolve(new Set(raws.map((r) => r.uniqueId)));
-    const deviceIds = [...new Set([...devices.values()].map((d) => d.id))];
-    const states = await statesOf(messages[0]!.partition, deviceIds);
-    await restoreMissing(states, devices.values());
+    const loaded = await loadStates({ owned, live: deps.live, history: deps.history }, messages[0]!.partition, devices.values());
+    counters.restored += loaded.restored;
 
-    const rows: HistoryRow[] = [];
-    const enrichedOut: OutgoingMessage[] = [];
-    const enriched: EnrichedPosition[] = [];
-    const changed = new Map<number, { state: LiveState; userIds: number[] }>();
+    const positions = await handlePositions(raws, devices, loaded.states);
+    if (positions.length === 0) return { rejected, states: [] };
+
+    const changed = latestStates(positions);
+    const published = enrichedMessages(positions);
+    await Promise.all([persist(positions, changed, write), deps.producer.send(deps.enrichedTopic, published), deps.driverRfid?.handle(positions.map((p) => p.enriched))]);
+    counters.positions += positions.length;
+    return { rejected, states: changed.map((c) => c.state) };
+  }
+
+  /**
+   * Filter, previous point, and the position handlers, for each position in the batch's
+   * order: each device's positions see the state the one before left (`states` is updated).
+   */
+  async function handlePositions(raws: readonly RawPosition[], devices: Map<string, DeviceInfo>, states: Map<number, LiveState>): Promise<Enriched[]> {
+    const out: Enriched[] = [];
     const lastInBatch = new Map<number, TailPoint>();
     for (const raw of raws) {
       const device = devices.get(raw.uniqueId);
@@ -194,29 +158,34 @@ export function createPipeline(deps: PipelineDeps): Pipeline {
         continue;
       }
       const current = states.get(device.id);
-      const found = current ? previousPoint(current.tail, lastInBatch.get(device.id), raw) : { prev: undefined, known: true };
+      const found = current ? previousPoint(current.tail, lastInBatch.get(device.id), raw) : FIRST;
       // Only a replay or a late fix older than the device's whole tail gets here: rare, so one query each is fine.
       const prev = found.known ? found.prev : await deps.history.previous(device.id, raw);
-      const out = enrichPosition(raw, device, current, prev);
+      const position = enrichPosition(raw, device, current, prev);
       lastInBatch.set(device.id, { id: raw.id, fixTime: raw.fixTime, latitude: raw.latitude, longitude: raw.longitude });
-      states.set(device.id, out.state);
-      changed.set(device.id, { state: out.state, userIds: device.userIds });
-      rows.push(out.history);
-      enriched.push(out.enriched);
-      enrichedOut.push({ key: raw.uniqueId, value: JSON.stringify(out.enriched) });
+      states.set(device.id, position.state);
+      out.push(position);
     }
-    if (rows.length === 0) return { rejected, states: [] };
-
-    const historyWritten = write.history(rows);
-    const statesWritten = write.states([...changed.values()]);
-    write.added();
-    await Promise.all([
-      historyWritten,
-      statesWritten,
-      deps.producer.send(deps.enrichedTopic, enrichedOut),
-      deps.driverRfid?.handle(enriched),
-    ]);
-    counters.positions += rows.length;
-    return { rejected, states: [...changed.values()].map((c) => c.state) };
+    return out;
   }
+
+  /** Persist: the batch's history rows and each device's last live state, to the flushes; `added` lets a shared flush go. */
+  function persist(positions: readonly Enriched[], changed: StateEntry[], write: Writers): Promise<unknown> {
+    const historyWritten = write.history(positions.map((p) => p.history));
+    const statesWritten = write.states(changed);
+    write.added();
+    return Promise.all([historyWritten, statesWritten]);
+  }
+}
+
+/** The positions.enriched messages, keyed by uniqueId like positions.raw, so the rules service sees each device's in order. */
+function enrichedMessages(positions: readonly Enriched[]): OutgoingMessage[] {
+  return positions.map((p) => ({ key: p.enriched.uniqueId, value: JSON.stringify(p.enriched) }));
+}
+
+/** Each device's live state after the batch, with the users who see it, in the order the batch first had the devices. */
+function latestStates(positions: readonly Enriched[]): StateEntry[] {
+  const byDevice = new Map<number, StateEntry>();
+  for (const p of positions) byDevice.set(p.enriched.deviceId, { state: p.state, userIds: p.enriched.userIds });
+  return [...byDevice.values()];
 }

@@ -1,8 +1,9 @@
 import { describe, expect, it } from "vitest";
 import type { LiveState, RawPosition } from "@fleet/contracts";
 import { TAIL_MAX } from "@fleet/contracts";
-import type { DeviceInfo } from "./device-directory.js";
-import { enrichPosition, previousPoint } from "./enrich.js";
+import type { DeviceInfo } from "./handlers/device-directory.js";
+import { previousPoint } from "./handlers/previous.js";
+import { enrichPosition } from "./pipeline.js";
 
 const device: DeviceInfo = { id: 7, imei: "123", userIds: [1, 2], minMovingSpeed: 6 };
 let seq = 100;
@@ -28,6 +29,7 @@ function run(positions: RawPosition[], start?: LiveState, history: RawPosition[]
   });
 }
 
+/** The position handlers in the pipeline's order (POSITION_HANDLERS), on positions threaded as a batch threads them. */
 describe("enrichPosition", () => {
   it("converts knots to km/h and starts a device at zero distance", () => {
     const [out] = run([raw({ speed: 10 })]);

@@ -1,0 +1,45 @@
+import { TAIL_MAX, type LiveState, type TailPoint } from "@fleet/contracts";
+import { fixFields, type PositionHandler } from "./context.js";
+import { before } from "./order.js";
+
+/**
+ * The tail with `point` in its place, at most TAIL_MAX points, oldest first. Points kept
+ * are the same objects: the live store sends only what was added by matching them by
+ * identity (@fleet/live WrittenTails).
+ */
+export function withPoint(tail: readonly TailPoint[], point: TailPoint): TailPoint[] {
+  const last = tail.at(-1);
+  // The usual case, a fix newer than every point held: append without sorting.
+  if (!last || before(last, point)) {
+    const next = tail.length >= TAIL_MAX ? tail.slice(tail.length - TAIL_MAX + 1) : tail.slice();
+    next.push(point);
+    return next;
+  }
+  if (tail.some((t) => t.id === point.id)) return [...tail];
+  const next = [...tail, point].sort((a, b) => (before(a, b) ? -1 : before(b, a) ? 1 : 0));
+  return next.length > TAIL_MAX ? next.slice(next.length - TAIL_MAX) : next;
+}
+
+/**
+ * The device's live state after this position: the newest fix with the running values
+ * the handlers before worked out, or, for an older fix, the current state with only the
+ * point added to its tail (so later fixes find it as their predecessor).
+ */
+export const liveState: PositionHandler = (ctx) => {
+  const { raw, current } = ctx;
+  const tail = withPoint(current?.tail ?? [], { id: raw.id, fixTime: raw.fixTime, latitude: raw.latitude, longitude: raw.longitude });
+  let state: LiveState;
+  if (current && !ctx.newest) {
+    state = { ...current, tail };
+  } else {
+    state = Object.assign(fixFields(ctx), {
+      positionId: raw.id,
+      movedAt: ctx.movedAt,
+      odometerKm: ctx.odometerKm,
+      engineOn: ctx.engineOn,
+      engineSeconds: ctx.engineSeconds,
+      tail,
+    });
+  }
+  ctx.state = state;
+};
