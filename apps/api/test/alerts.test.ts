@@ -341,7 +341,7 @@ describeApi("alerts", (h) => {
       ];
       for (const body of bad) invalid(await h.post("/edit_alert", { user: a, body }));
       expect(await alertRows(h, a)).toEqual(before);
-      expect((await h.db.select().from(schema.alertDevices)).filter((r) => r.alertId === id)).toEqual([{ alertId: id, deviceId: device }]);
+      expect((await h.db.select().from(schema.alertDevices)).filter((r) => r.alertId === id)).toEqual([{ alertId: id, deviceId: device, activeFrom: null, activeTo: null }]);
     });
 
     it("answers another user's alert as a missing one and leaves it alone", async () => {

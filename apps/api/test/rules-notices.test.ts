@@ -45,7 +45,7 @@ const sensorBody = (device: number) => ({ device_id: device, sensor_type: "ignit
 
 describeApi("rules.changed notices", (h) => {
   describe("writes of the user's rule records name the user", () => {
-    it("alerts: add, edit, change_active, set_alert_devices and destroy", async () => {
+    it("alerts: add, edit, change_active, set_alert_devices, time_period and destroy", async () => {
       const user = await h.newUser();
       const device = await h.addDevice(user);
       const other = await h.addDevice(user);
@@ -54,6 +54,7 @@ describeApi("rules.changed notices", (h) => {
       expect(await noticesOf(h, async () => ok(await h.post("/edit_alert", { user, body: { id, ...overspeed(device, { overspeed: 110 }) } }), AlertOkResponseSchema))).toEqual([ofUser(user)]);
       expect(await noticesOf(h, async () => ok(await h.get("/change_active_alert", { user, query: { id, active: 0 } }), AlertOkResponseSchema))).toEqual([ofUser(user)]);
       expect(await noticesOf(h, async () => ok(await h.post("/set_alert_devices", { user, query: { alert_id: id }, body: { devices: [device, other] } }), AlertOkResponseSchema))).toEqual([ofUser(user)]);
+      expect(await noticesOf(h, async () => ok(await h.post(`/devices/${device}/alerts/${id}/time_period`, { user, body: { date_from: "2030-01-01" } }), AlertOkResponseSchema))).toEqual([ofUser(user)]);
       expect(await noticesOf(h, async () => ok(await h.get("/destroy_alert", { user, query: { alert_id: id } }), AlertOkResponseSchema))).toEqual([ofUser(user)]);
     });
 
@@ -111,6 +112,8 @@ describeApi("rules.changed notices", (h) => {
       const stranger = await h.newUser();
       const device = await h.addDevice(user);
       const geofence = ok(await h.post("/add_geofence", { user, body: geofenceBody() }), GeoCreatedSchema).id;
+      // The stranger's own alert on the user's device: a time period refused whatever its input.
+      const alert = ok(await h.post("/add_alert", { user: stranger, body: overspeed(await h.addDevice(stranger)) }), AddAlertResponseSchema).id;
       const none = await noticesOf(h, async () => {
         invalid(await h.post("/add_alert", { user, body: overspeed(device, { overspeed: "fast" }) }));
         invalid(await h.post("/add_geofence", { user, body: geofenceBody({ polygon: [] }) }));
@@ -120,6 +123,8 @@ describeApi("rules.changed notices", (h) => {
         invalid(await h.post("/edit_device", { user, query: { device_id: device }, body: { min_moving_speed: "slow" } }));
         failure(await h.get("/destroy_geofence", { user: stranger, query: { geofence_id: geofence } }), 404);
         failure(await h.post("/edit_device", { user: stranger, query: { device_id: device }, body: { min_moving_speed: 9 } }), 404);
+        invalid(await h.post(`/devices/${device}/alerts/${alert}/time_period`, { user: stranger, body: { date_from: "2030-02-30" } }));
+        failure(await h.post(`/devices/${device}/alerts/${alert}/time_period`, { user: stranger, body: { date_from: "2030-01-01" } }), 404);
       });
       expect(none).toEqual([]);
     });

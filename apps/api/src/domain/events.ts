@@ -1,7 +1,8 @@
-import { EVENTS_PER_PAGE, InvalidInputError, UTC_TIMEZONE_ID, parseTaskDateTime, userClock, userUnits, wallClockMs, type EventItem, type GetEventsQuery, type LiveEvent, type UserClock } from "@fleet/contracts";
+import { EVENTS_PER_PAGE, userClock, userUnits, type EventItem, type GetEventsQuery, type LiveEvent, type UserClock } from "@fleet/contracts";
 import { destroyUserEvents, findUserDevice, listCustomEventsByProtocol, listUserEventsByIds, pageUserEvents, type Db, type EventRow, type User } from "@fleet/db";
 import type { LiveStore } from "@fleet/live";
 import { pageRequest, pageWindow, paginate } from "../lib/pagination.js";
+import { readPeriod } from "../lib/user-dates.js";
 import { found } from "./found.js";
 
 /*
@@ -9,8 +10,6 @@ import { found } from "./found.js";
  * listed by get_events, in get_devices_latest's `events` as they arrive, and deleted all at
  * once by destroy_events. Times are on the account's clock (timezone and DST).
  */
-
-const DAY = 86_400_000;
 
 /** How one answer shows events: the account's clock and units (speeds come in km/h, altitudes in m), worked out once. */
 interface Shown {
@@ -49,49 +48,10 @@ function eventItem(e: EventRow, { clock, speed, altitude }: Shown): EventItem {
   };
 }
 
-const DATE_ONLY = /^\d{4}-\d{2}-\d{2}$/;
-const LOCAL = /^(\d{4}-\d{2}-\d{2})[T ](\d{2}:\d{2}(?::\d{2})?)(?:\.\d{1,6})?$/;
-
-/**
- * The instant a date_from/date_to names, or undefined when it names none (31 April):
- * on the account's clock, or at the offset it carries. A date alone is its day's start,
- * or for `end` the next day's start; a date-time's end is the end of its second.
- */
-function instantOf(clock: UserClock, text: string, end: boolean): number | undefined {
-  if (DATE_ONLY.test(text)) {
-    const day = wallClockMs(text, "00:00");
-    if (day === undefined) return undefined;
-    return clock.toInstant(end ? new Date(day + DAY).toISOString().slice(0, 10) : text, "00:00");
-  }
-  const local = LOCAL.exec(text);
-  // With an offset of its own (Z, ±HH:MM), the account's clock plays no part.
-  const at = local ? clock.toInstant(local[1]!, local[2]!) : parseTaskDateTime(text, UTC_TIMEZONE_ID);
-  if (at === undefined) return undefined;
-  const second = Math.floor(at / 1000) * 1000;
-  return end ? second + 1000 : second;
-}
-
-/** get_events' period as instants, `toMs` exclusive; empty fields are none. A 422 names the field at fault. */
-function period(clock: UserClock, query: Pick<GetEventsQuery, "date_from" | "date_to">): { fromMs?: number; toMs?: number } {
-  const errors: Record<string, string> = {};
-  const read = (field: "date_from" | "date_to", end: boolean) => {
-    const text = query[field];
-    if (!text) return undefined;
-    const at = instantOf(clock, text, end);
-    if (at === undefined) errors[field] = `The ${field.replace("_", " ")} is not a valid date.`;
-    return at;
-  };
-  const fromMs = read("date_from", false);
-  const toMs = read("date_to", true);
-  if (fromMs !== undefined && toMs !== undefined && toMs <= fromMs) errors.date_to = "The date to must be a date after or equal to date from.";
-  if (Object.keys(errors).length > 0) throw new InvalidInputError(errors);
-  return { fromMs, toMs };
-}
-
 /** get_events: a page of the user's events, newest first; `url` is the request's, for the page links. */
 export async function list(db: Db, user: User, query: GetEventsQuery, url: string) {
   const shown = shownFor(user);
-  const { fromMs, toMs } = period(shown.clock, query);
+  const { fromMs, toMs } = readPeriod(shown.clock, query);
   // Another user's device answers as a missing one, whether or not it has events.
   if (query.device_id !== undefined) await found(findUserDevice(db, user.id, query.device_id), "Device");
   const page = pageRequest(query, EVENTS_PER_PAGE);

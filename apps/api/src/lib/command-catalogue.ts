@@ -159,6 +159,9 @@ const byProtocol: Record<string, Labels> = {
   meitrack: { ...commandGroups.default, requestPhoto: "Request photo" },
 };
 
+/** Every command's label, whichever protocol offers it; the default group's label where two differ. */
+export const commandTitles: Labels = Object.assign({}, ...Object.values(byProtocol), commandGroups.default);
+
 /** The commands a device with this protocol is offered, with their labels. */
 export function commandLabelsFor(protocol: string | undefined): Labels {
   return (protocol !== undefined && Object.hasOwn(byProtocol, protocol) ? byProtocol[protocol] : undefined) ?? commandGroups.default;

@@ -18,8 +18,10 @@ export const OK = { status: 1 as const };
 
 type In<S> = S extends TSchema ? Static<S> : undefined;
 
-export interface Spec<Q extends TSchema | undefined, B extends TSchema | undefined, R extends TSchema> {
+export interface Spec<Q extends TSchema | undefined, B extends TSchema | undefined, R extends TSchema, P extends TSchema | undefined = undefined> {
   summary: string;
+  /** The path's parameters (`/devices/:device_id/alerts`), validated like the query. */
+  params?: P;
   query?: Q;
   body?: B;
   response: R;
@@ -34,8 +36,9 @@ export interface Spec<Q extends TSchema | undefined, B extends TSchema | undefin
 }
 
 /** What a handler gets: the signed-in user and the validated input. */
-export interface Call<Q, B> {
+export interface Call<Q, B, P = undefined> {
   user: User;
+  params: In<P>;
   query: In<Q>;
   body: In<B>;
   req: FastifyRequest;
@@ -51,11 +54,11 @@ export interface EitherSpec<I extends TSchema, Q extends TSchema | undefined, R 
   response: R;
 }
 
-type Handler<Q, B, R extends TSchema> = (call: Call<Q, B>) => Promise<Static<R>> | Static<R>;
+type Handler<Q, B, R extends TSchema, P = undefined> = (call: Call<Q, B, P>) => Promise<Static<R>> | Static<R>;
 
 export interface Endpoints {
-  get<Q extends TSchema | undefined, R extends TSchema>(path: string, spec: Spec<Q, undefined, R>, handler: Handler<Q, undefined, R>): void;
-  post<Q extends TSchema | undefined, B extends TSchema | undefined, R extends TSchema>(path: string, spec: Spec<Q, B, R>, handler: Handler<Q, B, R>): void;
+  get<Q extends TSchema | undefined, R extends TSchema, P extends TSchema | undefined = undefined>(path: string, spec: Spec<Q, undefined, R, P>, handler: Handler<Q, undefined, R, P>): void;
+  post<Q extends TSchema | undefined, B extends TSchema | undefined, R extends TSchema, P extends TSchema | undefined = undefined>(path: string, spec: Spec<Q, B, R, P>, handler: Handler<Q, B, R, P>): void;
   /**
    * GET with the input in the query and POST with it in the body, one handler for both:
    * the vendor documents these as GET, and fastify reads no GET body, so clients that
@@ -66,8 +69,8 @@ export interface Endpoints {
 
 /** The endpoint declarations of one group, tagged alike in the OpenAPI document. */
 export function endpoints(app: TypedApp, tags: string[]): Endpoints {
-  type RawCall = Omit<Call<never, never>, "query" | "body"> & { query: unknown; body: unknown };
-  const route = (method: "GET" | "POST", path: string, spec: Spec<TSchema | undefined, TSchema | undefined, TSchema>, handler: (call: RawCall) => unknown) =>
+  type RawCall = Omit<Call<never, never>, "params" | "query" | "body"> & { params: unknown; query: unknown; body: unknown };
+  const route = (method: "GET" | "POST", path: string, spec: Spec<TSchema | undefined, TSchema | undefined, TSchema, TSchema | undefined>, handler: (call: RawCall) => unknown) =>
     app.route({
       method,
       url: path,
@@ -75,11 +78,12 @@ export function endpoints(app: TypedApp, tags: string[]): Endpoints {
       schema: {
         tags,
         summary: spec.summary,
+        ...(spec.params ? { params: spec.params } : {}),
         ...(spec.query ? { querystring: spec.query } : {}),
         ...(spec.body ? { body: spec.body } : {}),
         response: { 200: spec.response, ...FailureResponses, ...spec.failures },
       },
-      handler: async (req, reply) => handler({ user: currentUser(req), query: req.query, body: req.body, req, reply }),
+      handler: async (req, reply) => handler({ user: currentUser(req), params: req.params, query: req.query, body: req.body, req, reply }),
     });
   return {
     get: (path, spec, handler) => route("GET", path, spec, handler as never),

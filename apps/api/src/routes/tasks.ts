@@ -19,25 +19,17 @@ export const taskRoutes: FastifyPluginAsyncTypebox = async (app) => {
     },
     ({ user, query, req }) => tasks.list(db, user, query, req.url),
   );
-  // endpoints() declares no path parameters: the routes with an id in the path are declared with app.
-  app.get(
-    "/get_task/:id",
-    { schema: { tags, summary: "A task with its status history, oldest first", params: contracts.TaskIdParamsSchema, response: { 200: contracts.TaskResponseSchema, ...contracts.FailureResponses } } },
-    (req) => tasks.find(db, currentUser(req), req.params.id),
-  );
+  api.get("/get_task/:id", { summary: "A task with its status history, oldest first", params: contracts.TaskIdParamsSchema, response: contracts.TaskResponseSchema }, ({ user, params }) => tasks.find(db, user, params.id));
   api.post("/add_task", { summary: "Create a task (a taskPost) with its first status row", body: contracts.AddTaskBodySchema, response: contracts.TaskResponseSchema }, ({ user, body }) => tasks.add(db, user, body));
-  app.post(
+  api.post(
     "/edit_task/:id",
     {
-      schema: {
-        tags,
-        summary: "Change some of a task's fields; a new status appends a status row with status_comment and signature",
-        params: contracts.TaskIdParamsSchema,
-        body: contracts.EditTaskBodySchema,
-        response: { 200: contracts.TaskResponseSchema, ...contracts.FailureResponses },
-      },
+      summary: "Change some of a task's fields; a new status appends a status row with status_comment and signature",
+      params: contracts.TaskIdParamsSchema,
+      body: contracts.EditTaskBodySchema,
+      response: contracts.TaskResponseSchema,
     },
-    (req) => tasks.edit(db, currentUser(req), req.params.id, req.body),
+    ({ user, params, body }) => tasks.edit(db, user, params.id, body),
   );
   api.post(
     "/destroy_task",
@@ -45,6 +37,7 @@ export const taskRoutes: FastifyPluginAsyncTypebox = async (app) => {
     // The body is nullable in the schema (an absent body), which the static type does not say.
     async ({ user, query, body }) => (await tasks.destroy(db, user, query.id, (body as typeof body | null)?.id), OK),
   );
+  // Declared with app: it answers an image, not a JSON body endpoints() would declare.
   app.get(
     "/get_task_signature/:taskStatusId",
     {

@@ -30,6 +30,9 @@ const foreignIn = {
   drivers: (t: Records, o: Records) => ({ ...alertBody(o), type: "driver", drivers: [t.driver] }),
 };
 
+/** A valid time_period body: a bounded period, so a write that should not happen would show. */
+const TIME_PERIOD = { date_from: "2030-01-01 08:00:00", date_to: "2030-12-31" };
+
 const idCases: IdCase[] = [
   { route: "get /edit_custom_event_data", call: (h, u, t) => get(h, u, "/edit_custom_event_data", { custom_event_id: t.customEvent }) },
   { route: "post /edit_custom_event", call: (h, u, t) => post(h, u, "/edit_custom_event", { id: t.customEvent, ...eventBody("Taken over") }) },
@@ -49,6 +52,14 @@ const idCases: IdCase[] = [
   { route: "get /set_alert_devices (devices)", call: (h, u, t, o) => get(h, u, "/set_alert_devices", { alert_id: o.alert, devices: t.device }) },
   { route: "post /set_alert_devices", call: (h, u, t, o) => post(h, u, "/set_alert_devices", { devices: [o.device] }, { alert_id: t.alert }) },
   { route: "post /set_alert_devices (devices)", call: (h, u, t, o) => post(h, u, "/set_alert_devices", { devices: [o.device, t.device] }, { alert_id: o.alert }) },
+  { route: "get /get_alerts_commands", call: (h, u, t) => get(h, u, "/get_alerts_commands", { alert_id: t.alert }) },
+  { route: "get /get_alerts_commands (devices)", call: (h, u, t) => get(h, u, "/get_alerts_commands", { devices: t.device }) },
+  { route: "post /get_alerts_commands", call: (h, u, t, o) => post(h, u, "/get_alerts_commands", { alert_id: t.alert, devices: [o.device] }) },
+  { route: "post /get_alerts_commands (devices)", call: (h, u, t, o) => post(h, u, "/get_alerts_commands", { devices: [o.device, t.device] }) },
+  { route: "post /get_alerts_commands (selected_devices)", call: (h, u, t, o) => post(h, u, "/get_alerts_commands", { alert_id: o.alert, selected_devices: [t.device] }) },
+  { route: "get /devices/{device_id}/alerts", call: (h, u, t) => h.get(`/devices/${t.device}/alerts`, { user: u }) },
+  { route: "post /devices/{device_id}/alerts/{alert_id}/time_period", call: (h, u, t, o) => post(h, u, `/devices/${t.device}/alerts/${o.alert}/time_period`, TIME_PERIOD) },
+  { route: "post /devices/{device_id}/alerts/{alert_id}/time_period (alert)", call: (h, u, t, o) => post(h, u, `/devices/${o.device}/alerts/${t.alert}/time_period`, TIME_PERIOD) },
 ];
 
 const listCases: ListCase[] = [
@@ -56,6 +67,9 @@ const listCases: ListCase[] = [
   { route: "get /get_alerts", call: (h, u) => h.get("/get_alerts", { user: u }) },
   { route: "get /add_alert_data", call: (h, u) => h.get("/add_alert_data", { user: u }) },
   { route: "get /get_custom_events_by_device (all)", call: (h, u) => h.get("/get_custom_events_by_device", { user: u }) },
+  { route: "get /get_alerts_attributes", call: (h, u) => h.get("/get_alerts_attributes", { user: u }) },
+  { route: "get /get_alerts_summary", call: (h, u) => h.get("/get_alerts_summary", { user: u }) },
+  { route: "get /get_alerts_commands (none)", call: (h, u) => h.get("/get_alerts_commands", { user: u }) },
 ];
 
 const valid: Record<string, (o: Records) => RequestSpec> = {
@@ -78,6 +92,12 @@ const valid: Record<string, (o: Records) => RequestSpec> = {
   "post /change_active_alert": (o) => ({ body: { id: [o.alert], active: true } }),
   "get /set_alert_devices": (o) => ({ query: { alert_id: o.alert, devices: o.device } }),
   "post /set_alert_devices": (o) => ({ query: { alert_id: o.alert }, body: { devices: [o.device] } }),
+  "get /get_alerts_attributes": () => ({}),
+  "get /get_alerts_commands": (o) => ({ query: { alert_id: o.alert } }),
+  "post /get_alerts_commands": (o) => ({ body: { alert_id: o.alert, devices: [o.device], selected_devices: [o.device] } }),
+  "get /get_alerts_summary": () => ({ query: { date_from: "2020-01-01", date_to: "2030-12-31 23:59:59" } }),
+  "get /devices/{device_id}/alerts": (o) => ({ params: { device_id: o.device }, query: { page: 1 } }),
+  "post /devices/{device_id}/alerts/{alert_id}/time_period": (o) => ({ params: { device_id: o.device, alert_id: o.alert }, body: TIME_PERIOD }),
 };
 
 /** A custom event, and an alert that names it, the base device and the geo group's geofence. */

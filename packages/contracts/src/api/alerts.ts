@@ -2,6 +2,7 @@ import { Type, type Static, type TArray, type TInteger, type TOptional, type TSt
 import { ALERT_COMMAND_TYPES, ALERT_SCALAR_ATTRIBUTES, ALERT_TYPES, ALERT_TYPE_NAMES, SCHEDULE_SLOT_PATTERN, WEEKDAYS, scalarBounds, type AlertScalarName, type Weekday } from "../alert-types.js";
 import { FormBoolean, IdValue, StatusOk } from "./common.js";
 import { ActiveFlagSchema } from "./device-edit.js";
+import { UserDateSchema } from "./events.js";
 
 /** A record id: Postgres int4, so anything larger cannot exist and is refused as malformed. */
 const RecordId = Type.Integer({ minimum: 1, maximum: 2_147_483_647 });
@@ -179,3 +180,56 @@ const AlertDevicesField = { devices: Ids(MAX_ALERT_DEVICES, 1) };
 export const SetAlertDevicesQuerySchema = Type.Object({ ...AlertIdQuerySchema.properties, ...AlertDevicesField });
 /** POST set_alert_devices: the devices in the body. */
 export const SetAlertDevicesBodySchema = Type.Object(AlertDevicesField);
+
+// ---- get_alerts_attributes, get_alerts_commands, get_alerts_summary --------------------
+
+/** An input field of an alert type, as the Swagger's items show it: options (select, multiselect) by string id. */
+export const AlertInputFieldSchema = Type.Object({
+  name: Type.String({ description: "the add_alert / edit_alert field" }),
+  type: Type.Union([Type.Literal("integer"), Type.Literal("select"), Type.Literal("multiselect")]),
+  title: Type.String(),
+  options: Type.Optional(Type.Array(Type.Object({ id: Type.String(), title: Type.String() }))),
+});
+
+export const AlertsAttributesResponseSchema = Type.Object({
+  status: StatusOk,
+  types: Type.Array(Type.Object({ type: Type.String(), title: Type.String(), attributes: Type.Array(AlertInputFieldSchema) })),
+});
+
+/** Whose commands to list: the devices named (either list, or both), else the alert's devices. */
+export const AlertsCommandsSchema = Type.Object({
+  alert_id: Type.Optional(RecordId),
+  devices: Type.Optional(Ids(MAX_ALERT_DEVICES)),
+  selected_devices: Type.Optional(Ids(MAX_ALERT_DEVICES)),
+});
+export type AlertsCommands = Static<typeof AlertsCommandsSchema>;
+
+export const AlertsCommandsResponseSchema = Type.Object({
+  status: StatusOk,
+  items: Type.Array(Type.Object({ type: Type.String({ description: "an alert's notifications.command.type" }), title: Type.String() })),
+});
+
+export const AlertsSummaryQuerySchema = Type.Object({ date_from: Type.Optional(UserDateSchema), date_to: Type.Optional(UserDateSchema) });
+export type AlertsSummaryQuery = Static<typeof AlertsSummaryQuerySchema>;
+
+const Count = Type.Integer({ minimum: 0 });
+
+export const AlertsSummaryResponseSchema = Type.Object({
+  status: StatusOk,
+  items: Type.Object({
+    total: Count,
+    active: Count,
+    events: Type.Integer({ minimum: 0, description: "events the alerts recorded in the period" }),
+    alerts: Type.Array(
+      Type.Object({
+        id: Type.Integer(),
+        name: Type.String(),
+        type: Type.String(),
+        active: Type.Union([Type.Literal(0), Type.Literal(1)]),
+        devices: Type.Integer({ minimum: 0, description: "devices the alert watches" }),
+        events: Type.Integer({ minimum: 0, description: "events it recorded in the period" }),
+      }),
+    ),
+  }),
+});
+export type AlertsSummaryResponse = Static<typeof AlertsSummaryResponseSchema>;

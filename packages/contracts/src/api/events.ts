@@ -47,8 +47,11 @@ const Named = Type.Object({ id: Type.Integer(), name: Type.String() });
 export const LiveEventSchema = Type.Composite([EventSchema, Type.Object({ geofence: Named, device: Named })]);
 export type LiveEvent = Static<typeof LiveEventSchema>;
 
-/** A date (`YYYY-MM-DD`, the whole day) or a date-time, in the user's timezone unless it names an offset; empty is none. */
-const EventDate = Type.String({
+/**
+ * A date (`YYYY-MM-DD`, the whole day) or a date-time, in the user's timezone unless it names
+ * an offset; empty is none. What get_events, get_alerts_summary and an alert's time period read.
+ */
+export const UserDateSchema = Type.String({
   maxLength: 32,
   pattern: `^$|^\\d{4}-\\d{2}-\\d{2}$|${TaskDateTimeSchema.pattern}`,
   description: "YYYY-MM-DD (the whole day) or YYYY-MM-DD HH:MM:SS in the user's timezone, or ISO 8601 with Z or ±HH:MM",
@@ -57,8 +60,8 @@ const EventDate = Type.String({
 export const GetEventsQuerySchema = Type.Object({
   device_id: Type.Optional(RecordId),
   type: Type.Optional(Type.Union([Type.Literal(""), ...EVENT_TYPE_NAMES.map((t) => Type.Literal(t))], { description: "one of the event types; empty for any" })),
-  date_from: Type.Optional(EventDate),
-  date_to: Type.Optional(EventDate),
+  date_from: Type.Optional(UserDateSchema),
+  date_to: Type.Optional(UserDateSchema),
   search: Type.Optional(Type.String({ maxLength: 255, description: "text found in the message, the device's name or the address" })),
   ...PageQuery,
 });

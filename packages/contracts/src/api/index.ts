@@ -17,6 +17,7 @@ export * from "./map-routes.js";
 export * from "./map-icons.js";
 export * from "./custom-events.js";
 export * from "./alerts.js";
+export * from "./device-alerts.js";
 export * from "./templates.js";
 export * from "./commands.js";
 export * from "./tasks.js";

@@ -29,3 +29,17 @@ export const PageQuery = {
   per_page: Type.Optional(Type.Integer({ minimum: 1, maximum: MAX_PER_PAGE, description: "10 unless given" })),
   limit: Type.Optional(Type.Integer({ minimum: 1, maximum: MAX_PER_PAGE, description: "per_page as the vendor names it; give one of the two" })),
 };
+
+/**
+ * The vendor's `pagination_compact`: the wrapper's page fields without `from`/`to`, beside
+ * the records rather than around them (`{data, pagination}`).
+ */
+export const PaginationCompactSchema = Type.Object({
+  total: Type.Integer(),
+  per_page: Type.Integer(),
+  current_page: Type.Integer(),
+  last_page: Type.Integer(),
+  next_page_url: Type.Union([Type.Null(), Type.String()]),
+  prev_page_url: Type.Union([Type.Null(), Type.String()]),
+  url: Type.String(),
+});

@@ -1,4 +1,4 @@
-import { and, asc, eq, inArray, ne } from "drizzle-orm";
+import { and, asc, eq, inArray, ne, notInArray } from "drizzle-orm";
 import type { Db, Queryable, Tx } from "../client.js";
 import { assertNotRefused, type Refusal } from "../errors.js";
 import { ownedRows } from "../owned.js";
@@ -91,10 +91,14 @@ function columns(v: AlertValues) {
   };
 }
 
+/**
+ * Makes `deviceIds` the alert's devices. Devices that stay keep their rows, and with them the
+ * time period set for them (time_period), so an edit of the alert does not undo it.
+ */
 async function writeDevices(tx: Tx, alertId: number, deviceIds: readonly number[]): Promise<void> {
-  await tx.delete(alertDevices).where(eq(alertDevices.alertId, alertId));
   const unique = [...new Set(deviceIds)];
-  if (unique.length > 0) await tx.insert(alertDevices).values(unique.map((deviceId) => ({ alertId, deviceId })));
+  await tx.delete(alertDevices).where(and(eq(alertDevices.alertId, alertId), unique.length > 0 ? notInArray(alertDevices.deviceId, unique) : undefined));
+  if (unique.length > 0) await tx.insert(alertDevices).values(unique.map((deviceId) => ({ alertId, deviceId }))).onConflictDoNothing();
 }
 
 /** The records the user's alerts can name, each list by id. */

@@ -1,5 +1,5 @@
 import type { EventTypeName } from "@fleet/contracts";
-import { and, asc, count, desc, eq, gte, ilike, inArray, lt, or, type SQL } from "drizzle-orm";
+import { and, asc, count, desc, eq, gte, ilike, inArray, isNotNull, lt, or, type SQL } from "drizzle-orm";
 import type { Db, Queryable } from "../client.js";
 import { announceEvents, type RecordedEvents } from "../device-changes.js";
 import type { Page } from "../owned.js";
@@ -136,6 +136,20 @@ export async function pageUserEvents(db: Queryable, userId: number, filter: Even
     db.select({ n: count() }).from(events).where(where),
   ]);
   return { total: counted?.n ?? 0, rows };
+}
+
+/**
+ * How many events each of the user's alerts recorded with fix times in [fromMs, toMs) (no
+ * bound where left out), by alert id; alerts without events are absent, and events whose
+ * alert was deleted are not counted.
+ */
+export async function countUserEventsByAlert(db: Queryable, userId: number, period: { fromMs?: number; toMs?: number }): Promise<Map<number, number>> {
+  const rows = await db
+    .select({ alertId: events.alertId, n: count() })
+    .from(events)
+    .where(and(filtered(db, userId, period), isNotNull(events.alertId)))
+    .groupBy(events.alertId);
+  return new Map(rows.map((r) => [r.alertId!, r.n]));
 }
 
 /** An event with the names a live poll shows beside it: its device's and, when it has one, its geofence's. */

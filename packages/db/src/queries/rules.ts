@@ -7,6 +7,7 @@ import { geofences, type Geofence } from "../schema/geofences.js";
 import { sensors, type Sensor } from "../schema/sensors.js";
 import { userDevices } from "../schema/user-devices.js";
 import { users, type User } from "../schema/users.js";
+import type { AlertPeriod } from "./device-alerts.js";
 import { isUserUsable } from "./users.js";
 
 /*
@@ -16,8 +17,12 @@ import { isUserUsable } from "./users.js";
  * name, the users' drivers (driver alerts match cards), and the devices with their sensors.
  */
 
-/** An active alert watching one of the devices. */
-export type WatchingAlert = Alert & { deviceId: number };
+/**
+ * An active alert watching one of the devices, with the period in which it applies to that
+ * device (set by time_period): positions from `activeFrom` (inclusive) until `activeTo`
+ * (exclusive) count; null is no bound on that side.
+ */
+export type WatchingAlert = Alert & AlertPeriod & { deviceId: number };
 
 export interface RuleRecords {
   devices: Device[];
@@ -37,7 +42,7 @@ export async function loadRuleRecords(q: Queryable, deviceIds: readonly number[]
   const ids = [...new Set(deviceIds)];
   if (ids.length === 0) return EMPTY;
   const watching = await q
-    .select({ alert: alerts, deviceId: alertDevices.deviceId })
+    .select({ alert: alerts, deviceId: alertDevices.deviceId, activeFrom: alertDevices.activeFrom, activeTo: alertDevices.activeTo })
     .from(alertDevices)
     .innerJoin(alerts, eq(alerts.id, alertDevices.alertId))
     // The alert's owner must still see the device: an unshared device keeps its alert_devices rows.
@@ -53,7 +58,7 @@ export async function loadRuleRecords(q: Queryable, deviceIds: readonly number[]
   ]);
   const usable = new Set(owners.filter((u) => isUserUsable(u)).map((u) => u.id));
   const live = new Set(deviceRows.map((d) => d.id));
-  const alertRows = watching.filter((w) => usable.has(w.alert.userId) && live.has(w.deviceId)).map((w) => ({ ...w.alert, deviceId: w.deviceId }));
+  const alertRows = watching.filter((w) => usable.has(w.alert.userId) && live.has(w.deviceId)).map((w) => ({ ...w.alert, deviceId: w.deviceId, activeFrom: w.activeFrom, activeTo: w.activeTo }));
 
   const geofenceIds = new Set(alertRows.flatMap((a) => [...a.geofences, ...a.zones]));
   const customIds = new Set(alertRows.flatMap((a) => a.eventsCustom));

@@ -1,4 +1,5 @@
-import { boolean, index, integer, jsonb, pgTable, primaryKey, serial, text, timestamp } from "drizzle-orm/pg-core";
+import { sql } from "drizzle-orm";
+import { boolean, check, index, integer, jsonb, pgTable, primaryKey, serial, text, timestamp } from "drizzle-orm/pg-core";
 import { devices } from "./devices.js";
 import { users } from "./users.js";
 
@@ -76,7 +77,11 @@ export const alerts = pgTable(
 
 export type Alert = typeof alerts.$inferSelect;
 
-/** Which devices an alert watches (a table, so the rules service can look alerts up by device). */
+/**
+ * Which devices an alert watches (a table, so the rules service can look alerts up by device),
+ * each with the period in which the alert applies to that device: from `active_from`
+ * (inclusive) until `active_to` (exclusive); null is no bound on that side.
+ */
 export const alertDevices = pgTable(
   "alert_devices",
   {
@@ -86,6 +91,13 @@ export const alertDevices = pgTable(
     deviceId: integer("device_id")
       .notNull()
       .references(() => devices.id, { onDelete: "cascade" }),
+    activeFrom: ts("active_from"),
+    activeTo: ts("active_to"),
   },
-  (t) => [primaryKey({ name: "alert_devices_pk", columns: [t.alertId, t.deviceId] }), index("alert_devices_device_id_idx").on(t.deviceId)],
+  (t) => [
+    primaryKey({ name: "alert_devices_pk", columns: [t.alertId, t.deviceId] }),
+    index("alert_devices_device_id_idx").on(t.deviceId),
+    // A period that ends before it starts would silence the alert for good without saying so.
+    check("alert_devices_period_order", sql`${t.activeFrom} is null or ${t.activeTo} is null or ${t.activeTo} > ${t.activeFrom}`),
+  ],
 );

@@ -1,0 +1,3 @@
+ALTER TABLE "alert_devices" ADD COLUMN "active_from" timestamp with time zone;--> statement-breakpoint
+ALTER TABLE "alert_devices" ADD COLUMN "active_to" timestamp with time zone;--> statement-breakpoint
+ALTER TABLE "alert_devices" ADD CONSTRAINT "alert_devices_period_order" CHECK ("alert_devices"."active_from" is null or "alert_devices"."active_to" is null or "alert_devices"."active_to" > "alert_devices"."active_from");
