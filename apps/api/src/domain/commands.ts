@@ -14,7 +14,7 @@ import { Value } from "@sinclair/typebox/value";
 import { commandValues, withImei } from "../lib/command-attributes.js";
 import { actionOptions, commandGroups, commandLabelsFor, deviceCommands, numberIndexOptions, unitOptions } from "../lib/command-catalogue.js";
 import { CommandQueueUnavailableError, type CommandQueue } from "../lib/command-queue.js";
-import { sendAllSms, smsGatewayOf } from "../lib/sms-gateway.js";
+import { sendAllSms, smsGatewayOf } from "@fleet/outbound";
 import type { ApiSettings } from "../plugins/app/services.js";
 import { worded } from "./refusals.js";
 

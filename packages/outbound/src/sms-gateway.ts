@@ -8,11 +8,12 @@
  *
  * With authentication 1 the request carries HTTP basic auth (username, password). Any
  * 2xx answer is success; redirects are not followed. Unless the server allows it
- * (SMS_GATEWAY_ALLOW_PRIVATE), the gateway must be at a public address: a user's URL must
+ * (OUTBOUND_ALLOW_PRIVATE), the gateway must be at a public address: a user's URL must
  * not become a way into the server's own network.
  */
 import type { User } from "@fleet/db";
-import { PrivateAddressError, outboundRequest, type OutboundRequest } from "@fleet/outbound";
+import { PrivateAddressError } from "./public-address.js";
+import { outboundRequest, type OutboundRequest } from "./request.js";
 
 export interface SmsGatewayConfig {
   url: URL;
