@@ -185,6 +185,14 @@ describe("where and when an alert applies", () => {
     expect(run(rules, alarm(T0 + 2 * 3_600_000 + 31 * 60_000)).events).toEqual([]);
   });
 
+  it("fires only within the alert's time period on the device, its end excluded", () => {
+    const rules = deviceRules([alert({ type: "sos", period: { fromMs: T0 + 60_000, toMs: T0 + 120_000 } })]);
+    const sosAt = (ms: number) => [position({ fixTime: ms - 1000, attributes: {} }), position({ fixTime: ms, attributes: { alarm: "sos" } })];
+    expect(run(rules, sosAt(T0 + 30_000)).events).toEqual([]);
+    expect(run(rules, sosAt(T0 + 60_000)).events.map((e) => e.type)).toEqual(["sos"]);
+    expect(run(rules, sosAt(T0 + 120_000)).events).toEqual([]);
+  });
+
   it("keeps the memory of the alerts that watch the device and drops a removed alert's", () => {
     const two = deviceRules([alert({ id: 1, type: "sos" }), alert({ id: 2, type: "overspeed", attributes: { overspeed: 90 } })]);
     const { state } = run(two, [position({ attributes: { alarm: "sos" }, speedKmh: 100 })]);

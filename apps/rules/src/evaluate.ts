@@ -4,12 +4,14 @@ import type { RuleState } from "@fleet/live";
 import type { Detection } from "./detector.js";
 import { DETECTORS } from "./detectors/index.js";
 import type { DeviceRules, RuleAlert } from "./model.js";
-import { inSchedule, inZone } from "./scope.js";
+import { inPeriod, inSchedule, inZone } from "./scope.js";
 
 /** An event found, with the alert that found it: the service records it and notifies the alert's channels. */
 export interface Found {
   alert: RuleAlert;
   event: EventInput;
+  /** The position it was found at (for a silent device, its last one). */
+  position: EnrichedPosition;
 }
 
 /** Where each alert's memory sits in the device's rule state. */
@@ -49,7 +51,7 @@ export function eventInput(alert: RuleAlert, rules: DeviceRules, position: Enric
 /**
  * Runs a device's positions, in order, through the detector of each alert watching it,
  * from the device's stored rule state. Returns the events that fall inside their alert's
- * schedule and zone, and the state to store: the memory of the alerts that watch the device
+ * period on the device, schedule and zone, and the state to store: the memory of the alerts that watch the device
  * now (a deleted alert's memory is dropped). Positions older than the device's latest
  * (`latest` false) fire nothing and move no memory, as in Traccar: their moment has passed,
  * and running them would make an episode start and end out of order.
@@ -81,8 +83,8 @@ export function evaluateDevice(rules: DeviceRules, positions: readonly EnrichedP
       if (result.next === undefined) delete state[key];
       else state[key] = result.next;
       if (result.events.length === 0) continue;
-      if (!inSchedule(alert, owner, position.fixTime) || !inZone(alert, inside(alert.userId))) continue;
-      for (const d of result.events) found.push({ alert, event: eventInput(alert, rules, position, d) });
+      if (!inPeriod(alert, position.fixTime) || !inSchedule(alert, owner, position.fixTime) || !inZone(alert, inside(alert.userId))) continue;
+      for (const d of result.events) found.push({ alert, event: eventInput(alert, rules, position, d), position });
     }
   }
   return { found, state };

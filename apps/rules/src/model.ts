@@ -45,6 +45,8 @@ export interface RuleAlert {
   customEvents: readonly number[];
   /** Weekday → active "HH:MM" quarter-hour slots on the owner's clock; null when it always applies. */
   schedule: Readonly<Record<string, readonly string[]>> | null;
+  /** The period it applies in on this device (time_period): from inclusive, to exclusive, epoch ms; null is no bound. */
+  period: { fromMs: number | null; toMs: number | null };
   notifications: AlertNotifications;
 }
 
@@ -88,6 +90,7 @@ function ruleAlert(a: WatchingAlert): RuleAlert {
     drivers: a.drivers,
     customEvents: a.eventsCustom,
     schedule: a.schedule ? a.schedules : null,
+    period: { fromMs: a.activeFrom?.getTime() ?? null, toMs: a.activeTo?.getTime() ?? null },
     notifications: a.notifications,
   };
 }

@@ -19,6 +19,12 @@ export function inSchedule(alert: RuleAlert, owner: RuleUser, ms: number): boole
   return alert.schedule[weekdayOf(local)]?.includes(slot) ?? false;
 }
 
+/** Whether `ms` falls in the period the alert applies in on the device (time_period). */
+export function inPeriod(alert: RuleAlert, ms: number): boolean {
+  const { fromMs, toMs } = alert.period;
+  return (fromMs === null || ms >= fromMs) && (toMs === null || ms < toMs);
+}
+
 /** Whether the alert applies where the position is: anywhere, only inside one of its zones, or only outside all of them. */
 export function inZone(alert: RuleAlert, inside: ReadonlySet<number>): boolean {
   if (alert.zone === 0) return true;

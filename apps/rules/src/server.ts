@@ -1,9 +1,10 @@
 import closeWithGrace from "close-with-grace";
 import { createLogger } from "@fleet/logging";
 import { createBus, exitOnFatal, serveHealth, type HealthState } from "@fleet/bus";
-import { RulesEnvSchema, busSettings, healthSettings, loadAppConfigOrExit } from "@fleet/config";
+import { RulesEnvSchema, busSettings, healthSettings, loadAppConfigOrExit, outboundAllowPrivate } from "@fleet/config";
 import { openDb } from "@fleet/db";
 import { createLive } from "@fleet/live";
+import { createMailer } from "@fleet/mail";
 import { startRules, type Rules } from "./service.js";
 
 const config = loadAppConfigOrExit(RulesEnvSchema, "the rules service", ["KAFKA_BROKERS", "DATABASE_URL", "REDIS_URL"]);
@@ -17,6 +18,7 @@ const healthServer = health && (await serveHealth({ name: "the rules service", .
 const db = await openDb({ databaseUrl: config.DATABASE_URL, dataDir: config.DATA_DIR });
 await db.migrate();
 const live = createLive({ redisUrl: config.REDIS_URL });
+const mailer = createMailer({ smtpUrl: config.SMTP_URL, from: config.MAIL_FROM, dataDir: config.DATA_DIR, logger: logger.child({ part: "mail" }) });
 
 // What is running, for a shutdown that may come (a fatal consumer) before all of it started.
 const running: { rules?: Rules } = {};
@@ -24,10 +26,10 @@ async function shutdown() {
   state = "stopping";
   await running.rules?.close();
   await bus.close();
-  await Promise.all([live.close(), db.close(), healthServer?.close()]);
+  await Promise.all([live.close(), db.close(), mailer.close(), healthServer?.close()]);
 }
 const bus = createBus({ ...busSettings(config), clientId: "fleet-rules", logger, onFatal: exitOnFatal(logger, shutdown) });
-running.rules = await startRules({ bus, db: db.db, live, logger });
+running.rules = await startRules({ bus, db: db.db, live, logger, mailer, allowPrivate: outboundAllowPrivate(config) });
 state = "up";
 
 closeWithGrace({ delay: 15_000 }, async ({ err }) => {

@@ -2,9 +2,14 @@ import { randomUUID } from "node:crypto";
 import { TypeCompiler } from "@sinclair/typebox/compiler";
 import { PermanentError, withDeadLetters, type Bus, type BusConsumer, type BusProducer, type DeliveredMessage, type Rejected } from "@fleet/bus";
 import { ConsumerGroups, EnrichedPositionSchema, RulesChangedSchema, Topics, type EnrichedPosition } from "@fleet/contracts";
-import { loadRuleRecords, onEventsRecorded, recordEvents, type Db } from "@fleet/db";
+import { findUserById, loadRuleRecords, onEventsRecorded, recordEvents, type Db, type EventNotification } from "@fleet/db";
+import type { Mailer } from "@fleet/mail";
 import type { LiveStore, RuleStateEntry } from "@fleet/live";
 import { evaluateDevice, type Found } from "./evaluate.js";
+import type { DeviceRules } from "./model.js";
+import { channels } from "./notify/channels.js";
+import { startDispatcher } from "./notify/dispatcher.js";
+import { notificationsOf } from "./notify/payloads.js";
 import { ruleBook, type RuleBook, type SeenDevice } from "./rule-book.js";
 import { startSweeper } from "./sweeper.js";
 
@@ -25,6 +30,12 @@ export interface RulesOptions {
   rulesMaxAgeMs?: number;
   /** How often silent devices are swept for offline and stop durations. Default 30 s. */
   sweepEveryMs?: number;
+  /** Alerts' email notifications go out through it; without it they fail (logged). */
+  mailer?: Pick<Mailer, "send">;
+  /** Whether webhooks may be at private addresses (OUTBOUND_ALLOW_PRIVATE). */
+  allowPrivate?: boolean;
+  /** How often queued notifications are looked for. Default 1 s. */
+  dispatchEveryMs?: number;
   /** Overrides for tests that run several services or topics side by side. */
   topic?: string;
   noticesTopic?: string;
@@ -41,6 +52,8 @@ export interface Rules {
   deadLettered(): number;
   /** Sweeps silent devices now (as the timer does); resolves with the events it recorded. */
   sweep(): Promise<number>;
+  /** Delivers the notifications due now (as the timer does); resolves with how many it attempted. */
+  dispatch(): Promise<number>;
   close(): Promise<void>;
 }
 
@@ -107,14 +120,23 @@ export async function startRules(opts: RulesOptions): Promise<Rules> {
       found.push(...f);
       if (JSON.stringify(state) !== JSON.stringify(before ?? {})) states.push({ deviceId: id, state });
     }
-    await record(found);
+    await record(found, rules);
     if (states.length > 0) await opts.live.putRuleStates(states);
     return rejected;
   }
 
-  /** Records what the detectors or the sweep found, each once; how many were new. */
-  async function record(found: readonly Found[]): Promise<number> {
-    const inserted = await recordEvents(opts.db, found.map((f) => f.event));
+  /** Records what the detectors or the sweep found, each once with its notifications; how many were new. */
+  async function record(found: readonly Found[], rules: ReadonlyMap<number, DeviceRules>): Promise<number> {
+    const queued = new Map<string, EventNotification[]>();
+    for (const f of found) {
+      const r = rules.get(f.event.deviceId);
+      if (r) queued.set(`${f.event.userId}:${f.event.dedupeKey}`, notificationsOf(f, r));
+    }
+    const inserted = await recordEvents(
+      opts.db,
+      found.map((f) => f.event),
+      (e) => queued.get(`${e.userId}:${e.dedupeKey}`) ?? [],
+    );
     counters.recorded += inserted.length;
     if (inserted.length > 0) opts.logger.debug({ events: inserted.length, found: found.length }, "events recorded");
     return inserted.length;
@@ -159,14 +181,17 @@ export async function startRules(opts: RulesOptions): Promise<Rules> {
   });
   opts.logger.info({ topic }, "rules consuming");
   const sweeper = startSweeper({ db: opts.db, live: opts.live, book, record, everyMs: opts.sweepEveryMs ?? 30_000, logger: opts.logger });
+  const dispatcher = startDispatcher({ db: opts.db, channels: channels({ mailer: opts.mailer, allowPrivate: opts.allowPrivate ?? false, userOf: (id) => findUserById(opts.db, id) }), logger: opts.logger, everyMs: opts.dispatchEveryMs });
 
   return {
     seen: () => counters.seen,
     recorded: () => counters.recorded,
     deadLettered: deadLetters.deadLettered,
     sweep: () => sweeper.sweep(),
+    dispatch: () => dispatcher.tick(),
     async close() {
       await sweeper.close();
+      await dispatcher.close();
       // Each leaves its own group; together, so a shutdown does not wait for two rebalances in a row.
       await Promise.all([consumer.close(), notices.close()]);
       await producer.close();

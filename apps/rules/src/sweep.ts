@@ -4,7 +4,7 @@ import type { Detection } from "./detector.js";
 import { spellMessage, type SpellMemory } from "./detectors/durations.js";
 import { eventInput, memoryKey, type Found } from "./evaluate.js";
 import type { DeviceRules } from "./model.js";
-import { inSchedule, inZone } from "./scope.js";
+import { inPeriod, inSchedule, inZone } from "./scope.js";
 
 /*
  * What a silent device must fire, found by time rather than by a position: offline for
@@ -67,9 +67,9 @@ export function sweepDevice(rules: DeviceRules, state: LiveState | undefined, me
     }
     if (!due) continue;
     const inside = new Set(rules.geofenceIndex.get(alert.userId)?.containing({ lat: state.latitude, lng: state.longitude }) ?? []);
-    if (!inSchedule(alert, owner, due.at) || !inZone(alert, inside)) continue;
+    if (!inPeriod(alert, due.at) || !inSchedule(alert, owner, due.at) || !inZone(alert, inside)) continue;
     const event = eventInput(alert, rules, position, due.detection);
-    found.push({ alert, event: { ...event, time: new Date(due.at) } });
+    found.push({ alert, event: { ...event, time: new Date(due.at) }, position });
   }
   return found;
 }

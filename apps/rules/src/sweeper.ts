@@ -1,6 +1,7 @@
 import { listDevicesWatchedBy, ownersOf, type Db } from "@fleet/db";
 import type { LiveStore } from "@fleet/live";
 import type { Found } from "./evaluate.js";
+import type { DeviceRules } from "./model.js";
 import type { RuleBook } from "./rule-book.js";
 import { SWEPT_TYPES, sweepDevice } from "./sweep.js";
 
@@ -9,7 +10,7 @@ export interface SweeperOptions {
   live: Pick<LiveStore, "getStates" | "getRuleStates">;
   book: RuleBook;
   /** Records what a sweep found (each once, by its episode's key); resolves with how many were new. */
-  record(found: readonly Found[]): Promise<number>;
+  record(found: readonly Found[], rules: ReadonlyMap<number, DeviceRules>): Promise<number>;
   everyMs: number;
   now?: () => number;
   logger: { warn(obj: object, msg?: string): void };
@@ -38,7 +39,7 @@ export function startSweeper(opts: SweeperOptions): Sweeper {
     const [rules, states, memories] = await Promise.all([opts.book.of(owners), opts.live.getStates(ids), opts.live.getRuleStates(ids)]);
     const at = now();
     const found = [...rules].flatMap(([id, r]) => sweepDevice(r, states.get(id), memories.get(id), at));
-    return found.length === 0 ? 0 : opts.record(found);
+    return found.length === 0 ? 0 : opts.record(found, rules);
   }
 
   const sweep = () => (running ??= sweepOnce().finally(() => (running = undefined)));

@@ -51,7 +51,7 @@ const NOTIFY_NONE: AlertNotifications = {
 };
 
 export function alert(over: Partial<RuleAlert> & Pick<RuleAlert, "type">): RuleAlert {
-  return { id: 1, userId: 7, name: "test", attributes: {}, zone: 0, zones: [], geofences: [], drivers: [], customEvents: [], schedule: null, notifications: NOTIFY_NONE, ...over };
+  return { id: 1, userId: 7, name: "test", attributes: {}, zone: 0, zones: [], geofences: [], drivers: [], customEvents: [], schedule: null, period: { fromMs: null, toMs: null }, notifications: NOTIFY_NONE, ...over };
 }
 
 export function user(over: { id?: number; unitOfDistance?: string; timezoneId?: number } = {}): RuleUser {

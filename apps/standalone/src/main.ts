@@ -4,7 +4,7 @@ import Fastify from "fastify";
 import type { Logger } from "pino";
 import { apiApp, apiAppOptions, apiServerOptions, assertSafeAdmin, ensureAdmin, type AdminAccount } from "@fleet/api";
 import { createMemoryBus } from "@fleet/bus";
-import { historySettings, trackerSettings, type StandaloneEnv } from "@fleet/config";
+import { historySettings, outboundAllowPrivate, trackerSettings, type StandaloneEnv } from "@fleet/config";
 import { openDb } from "@fleet/db";
 import { createHistory, type HistoryStore } from "@fleet/history";
 import { createPublisher, ingestApp, ingestServerOptions } from "@fleet/ingest";
@@ -53,7 +53,8 @@ export async function startStandalone(config: StandaloneEnv, logger: Logger): Pr
     logger: logger.child({ app: "tracker" }),
     ...trackerSettings(config),
   });
-  const rules = await startRules({ bus, db: db.db, live, logger: logger.child({ app: "rules" }) });
+  const mailer = createMailer({ smtpUrl: config.SMTP_URL, from: config.MAIL_FROM, dataDir, logger: logger.child({ part: "mail" }) });
+  const rules = await startRules({ bus, db: db.db, live, logger: logger.child({ app: "rules" }), mailer, allowPrivate: outboundAllowPrivate(config) });
   const publisher = createPublisher({
     producer: await bus.producer(),
     batchMax: config.INGEST_BATCH_MAX,
@@ -68,7 +69,6 @@ export async function startStandalone(config: StandaloneEnv, logger: Logger): Pr
   // per-request log lines) with the API's (validation, body limit) on top.
   const app = Fastify({ ...ingestServerOptions(logger, publisher), ...apiServerOptions() });
   await app.register(ingestApp, { publisher });
-  const mailer = createMailer({ smtpUrl: config.SMTP_URL, from: config.MAIL_FROM, dataDir, logger: logger.child({ part: "mail" }) });
   await app.register(apiApp, apiAppOptions(config, { db, live, history, bus, producer: commandProducer, mailer }));
   const url = await app.listen({ host: config.HOST, port: config.PORT });
 

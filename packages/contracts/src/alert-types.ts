@@ -228,7 +228,8 @@ export const MAX_NOTIFICATION_RECIPIENTS = 20;
 const EMAIL = /^[^\s@,;]+@[^\s@,;]+\.[^\s@,;]+$/;
 const PHONE = /^\+?[0-9][0-9 ()\-.]{2,31}$/;
 
-function recipients(input: string): string[] {
+/** The addresses or numbers of an email or sms notification's input: separated by semicolons (or commas). */
+export function notificationRecipients(input: string): string[] {
   return input
     .split(/[;,]/)
     .map((e) => e.trim())
@@ -252,7 +253,7 @@ export function notificationInputError(channel: "email" | "sms" | "webhook" | "c
     }
     return url && (url.protocol === "http:" || url.protocol === "https:") && url.hostname !== "" ? undefined : "The webhook must be an http(s) URL.";
   }
-  const list = recipients(text);
+  const list = notificationRecipients(text);
   const [re, what] = channel === "email" ? [EMAIL, "email addresses"] : [PHONE, "phone numbers"];
   if (list.length === 0) return `Give at least one of the ${what} to notify.`;
   if (list.length > MAX_NOTIFICATION_RECIPIENTS) return `At most ${MAX_NOTIFICATION_RECIPIENTS} ${what}.`;

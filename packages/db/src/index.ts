@@ -30,3 +30,4 @@ export * from "./queries/tasks.js";
 export * from "./queries/reports.js";
 export * from "./queries/events.js";
 export * from "./queries/rules.js";
+export * from "./queries/notifications.js";

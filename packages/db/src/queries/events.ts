@@ -3,6 +3,7 @@ import { and, asc, count, desc, eq, gte, ilike, inArray, isNotNull, lt, or, type
 import type { Db, Queryable } from "../client.js";
 import { announceEvents, type RecordedEvents } from "../device-changes.js";
 import type { Page } from "../owned.js";
+import { queueNotifications, type EventNotification } from "./notifications.js";
 import { devices, events, geofences, userDevices, type EventRow } from "../schema/index.js";
 
 /** One event as the rules service hands it over: what, where, when, and the writer's key for it. */
@@ -37,11 +38,13 @@ const ROWS_PER_INSERT = 1000;
  * Records events, each once per (user, dedupe key), in one transaction, and returns the
  * rows it inserted (keys seen before insert nothing and return nothing). An event on a
  * device the user does not see (any more) is dropped: events are the user's view of the
- * user's own devices. Once committed, the new events are announced (see onEventsRecorded)
- * so the next get_devices_latest poll lists them and their devices; a process that records
- * events registers that listener, as the API does.
+ * user's own devices. With `notificationsOf`, each inserted event's notifications (one per
+ * channel) are queued in the same transaction (notifications.ts): an event is never
+ * recorded without them, nor notified twice. Once committed, the new events are announced
+ * (see onEventsRecorded) so the next get_devices_latest poll lists them and their devices; a
+ * process that records events registers that listener, as the API does.
  */
-export async function recordEvents(db: Db, input: readonly EventInput[]): Promise<EventRow[]> {
+export async function recordEvents(db: Db, input: readonly EventInput[], notificationsOf?: (event: EventInput) => readonly EventNotification[]): Promise<EventRow[]> {
   if (input.length === 0) return [];
   const inserted = await db.transaction(async (tx) => {
     const seen = await seenPairs(tx, input);
@@ -50,6 +53,8 @@ export async function recordEvents(db: Db, input: readonly EventInput[]): Promis
     for (let i = 0; i < rows.length; i += ROWS_PER_INSERT) {
       out.push(...(await tx.insert(events).values(rows.slice(i, i + ROWS_PER_INSERT)).onConflictDoNothing({ target: [events.userId, events.dedupeKey] }).returning()));
     }
+    // Only the events this call inserted get notifications: a key seen before was notified then.
+    if (notificationsOf) await queueNotifications(tx, out, input, notificationsOf);
     return out;
   });
   await announceEvents(db, byUserDevice(inserted));

@@ -13,3 +13,4 @@ export * from "./tasks.js";
 export * from "./reports.js";
 export * from "./password-resets.js";
 export * from "./events.js";
+export * from "./notifications.js";

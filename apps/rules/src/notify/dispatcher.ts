@@ -1,0 +1,88 @@
+import { claimDueNotifications, finishNotification, type Db, type NotificationRow } from "@fleet/db";
+import { PermanentDeliveryError, webhookHost, type Channel } from "./channels.js";
+import type { NotificationChannel } from "@fleet/db";
+
+export interface DispatcherOptions {
+  db: Db;
+  channels: Partial<Record<NotificationChannel, Channel>>;
+  logger: { info(obj: object, msg?: string): void; warn(obj: object, msg?: string): void };
+  /** How often due notifications are looked for. Default 1 s. */
+  everyMs?: number;
+  /** Notifications taken at once (delivered concurrently). Default 20. */
+  batch?: number;
+  /** How long a taken notification is held before another dispatcher may take it. Default 60 s. */
+  leaseMs?: number;
+  /** How long a notification is tried before it fails for good. Default 1 h. */
+  giveUpAfterMs?: number;
+  now?: () => number;
+}
+
+export interface Dispatcher {
+  /** Delivers what is due now (as the timer does); resolves with how many it attempted. */
+  tick(): Promise<number>;
+  close(): Promise<void>;
+}
+
+/** The wait before attempt n+1: 10 s doubling, at most 10 min, so an hour holds about ten tries. */
+export function retryDelayMs(attempts: number): number {
+  return Math.min(10_000 * 2 ** Math.max(0, attempts - 1), 10 * 60_000);
+}
+
+/** What a log line may say of an attempt: the channel and, for a webhook, the host; never a URL's path, an address or a body. */
+function logged(row: NotificationRow) {
+  const target = row.channel === "webhook" ? { host: webhookHost(String((row.payload as { url?: unknown }).url)) } : row.channel === "email" ? { recipients: ((row.payload as { to?: unknown[] }).to ?? []).length } : {};
+  return { notificationId: row.id, eventId: row.eventId, channel: row.channel, attempt: row.attempts, ...target };
+}
+
+/**
+ * Delivers queued notifications (the outbox recordEvents fills): takes the due ones with
+ * a lease, so several instances share them, hands each to its channel, none waiting for
+ * another, and marks it sent, failed for good (a permanent error, or tried for an hour), or
+ * due again after a growing delay. Every attempt is logged.
+ */
+export function startDispatcher(opts: DispatcherOptions): Dispatcher {
+  const now = opts.now ?? Date.now;
+  const giveUpAfterMs = opts.giveUpAfterMs ?? 60 * 60_000;
+  let running: Promise<number> | undefined;
+
+  async function deliver(row: NotificationRow): Promise<void> {
+    const channel = opts.channels[row.channel];
+    try {
+      if (!channel) throw new PermanentDeliveryError(`no ${row.channel} channel here`);
+      await channel(row);
+      await finishNotification(opts.db, row.id, { status: "sent" });
+      opts.logger.info({ ...logged(row), outcome: "sent" }, "notification delivered");
+    } catch (err) {
+      const error = err instanceof Error ? err.message : String(err);
+      const expired = now() - row.createdAt.getTime() + retryDelayMs(row.attempts) > giveUpAfterMs;
+      if (err instanceof PermanentDeliveryError || expired) {
+        await finishNotification(opts.db, row.id, { status: "failed", error });
+        opts.logger.warn({ ...logged(row), outcome: "failed", error }, "notification failed for good");
+      } else {
+        const retryAt = new Date(now() + retryDelayMs(row.attempts));
+        await finishNotification(opts.db, row.id, { status: "pending", error, retryAt });
+        opts.logger.warn({ ...logged(row), outcome: "retry", error, retryAt: retryAt.toISOString() }, "notification failed; trying again later");
+      }
+    }
+  }
+
+  async function tickOnce(): Promise<number> {
+    const rows = await claimDueNotifications(opts.db, { limit: opts.batch ?? 20, leaseMs: opts.leaseMs ?? 60_000, now: new Date(now()) });
+    await Promise.all(rows.map((r) => deliver(r)));
+    return rows.length;
+  }
+
+  const tick = () => (running ??= tickOnce().finally(() => (running = undefined)));
+  const timer = setInterval(() => {
+    tick().catch((err: unknown) => opts.logger.warn({ err }, "could not take due notifications; trying again"));
+  }, opts.everyMs ?? 1000);
+  timer.unref();
+
+  return {
+    tick,
+    async close() {
+      clearInterval(timer);
+      await running?.catch(() => undefined);
+    },
+  };
+}

@@ -1,0 +1,72 @@
+import { notificationRecipients } from "@fleet/contracts";
+import type { EventNotification } from "@fleet/db";
+import type { Found } from "../evaluate.js";
+import type { DeviceRules } from "../model.js";
+
+/*
+ * What each of an alert's channels will send about an event, built when the event is found
+ * (the owner's units, the device's and geofence's names as they are then) and queued with
+ * it. The event's id is added when it is inserted (queueNotifications).
+ */
+
+/** The body of a webhook: Traccar's `{event, position, device, geofence?}`, speeds in the owner's units, times as ISO strings. */
+export function webhookBody(found: Found, rules: DeviceRules) {
+  const { alert, event, position } = found;
+  const units = rules.users.get(alert.userId)!.units;
+  const geofence = event.geofenceId != null ? rules.geofences.get(event.geofenceId) : undefined;
+  return {
+    event: {
+      type: event.type,
+      eventTime: event.time.toISOString(),
+      deviceId: event.deviceId,
+      positionId: event.positionId ?? null,
+      geofenceId: event.geofenceId ?? null,
+      alertId: alert.id,
+      alertName: alert.name,
+      message: event.message,
+    },
+    position: {
+      id: event.positionId ?? null,
+      deviceId: event.deviceId,
+      protocol: position.protocol,
+      serverTime: new Date(position.serverTime).toISOString(),
+      fixTime: event.time.toISOString(),
+      latitude: event.latitude,
+      longitude: event.longitude,
+      altitude: Math.round(units.altitude(event.altitudeM ?? 0)),
+      altitudeUnit: units.altitudeUnit,
+      speed: Math.round(units.speed(event.speedKmh ?? 0)),
+      speedUnit: units.speedUnit,
+      course: event.course ?? null,
+      address: event.address ?? "",
+      attributes: position.attributes,
+    },
+    device: { id: rules.deviceId, name: rules.name, uniqueId: position.uniqueId },
+    ...(geofence ? { geofence: { id: geofence.id, name: geofence.name } } : {}),
+  };
+}
+
+/** The notifications of one found event: one per active channel the rules service delivers. */
+export function notificationsOf(found: Found, rules: DeviceRules): EventNotification[] {
+  const { notifications } = found.alert;
+  const out: EventNotification[] = [];
+  const url = notifications.webhook.active ? notifications.webhook.input.trim() : "";
+  if (url !== "") out.push({ channel: "webhook", payload: { url, body: webhookBody(found, rules) } });
+  // As add_alert checked them: separated by semicolons (or commas), each once.
+  const to = notifications.email.active ? [...new Set(notificationRecipients(notifications.email.input))] : [];
+  if (to.length > 0) {
+    const owner = rules.users.get(found.alert.userId)!;
+    const when = owner.clock.format(found.event.time.getTime());
+    out.push({
+      channel: "email",
+      payload: {
+        to,
+        subject: `${found.alert.name}: ${found.event.message} (${rules.name})`.slice(0, 300),
+        text: `${found.event.message}\n\nDevice: ${rules.name}\nTime: ${when}\nPosition: ${found.event.latitude}, ${found.event.longitude}\nAlert: ${found.alert.name}\n`,
+      },
+    });
+  }
+  const numbers = notifications.sms.active ? [...new Set(notificationRecipients(notifications.sms.input))] : [];
+  if (numbers.length > 0) out.push({ channel: "sms", payload: { to: numbers, message: `${found.event.message} (${rules.name})`.slice(0, 300) } });
+  return out;
+}
