@@ -57,6 +57,21 @@ describe("overspeed", () => {
   });
 });
 
+describe("a device on two users' accounts", () => {
+  it("runs each user's alerts on their own: an event each, in each owner's units, with its own key", () => {
+    const rules = deviceRules([alert({ id: 1, userId: 7, type: "overspeed", attributes: { overspeed: 90 } }), alert({ id: 2, userId: 8, type: "overspeed", attributes: { overspeed: 110 } })], {
+      users: [user({ id: 7 }), user({ id: 8, unitOfDistance: "mi" })],
+    });
+    const speeds = [50, 100, 120];
+    const r = run(rules, track(speeds.length, 10_000, (i) => ({ speedKmh: speeds[i]!, userIds: [7, 8] })));
+    expect(r.events.map((e) => [e.userId, e.alertId, e.message, e.time.getTime()])).toEqual([
+      [7, 1, "Overspeed: 100 kph (limit 90 kph)", T0 + 10_000],
+      [8, 2, "Overspeed: 75 mph (limit 68 mph)", T0 + 20_000],
+    ]);
+    expect(new Set(r.events.map((e) => e.dedupeKey)).size).toBe(2);
+  });
+});
+
 describe("geofences", () => {
   const depot = square(3, "Depot", 54.7, 25.3);
   const yard = square(4, "Yard", 54.8, 25.4);
@@ -81,6 +96,21 @@ describe("geofences", () => {
     const outs = run(deviceRules([alert({ type: "geofence_out", geofences: [3] })], { geofences: [depot, yard] }), positions);
     expect(ins.events.map((e) => [e.type, e.geofenceId])).toEqual([["geofence_in", 3]]);
     expect(outs.events.map((e) => [e.type, e.geofenceId])).toEqual([["geofence_out", 3]]);
+  });
+
+  it("reports nothing for a GPS jump out of a geofence and back, and a crossing at a vehicle's speed as usual", () => {
+    const rules = deviceRules([alert({ type: "geofence_inout", geofences: [3] })], { geofences: [depot] });
+    const inside = at(depot);
+    // 10 s apart, the jump is 25 km away and back (9,000 km/h); the real exit is 2.2 km in a minute (132 km/h).
+    const jump = [
+      { ...inside, fixTime: T0, distanceKm: 0 },
+      { ...inside, fixTime: T0 + 10_000, distanceKm: 0.01 },
+      { latitude: 54.5, longitude: 25.0, fixTime: T0 + 20_000, distanceKm: 25 },
+      { ...inside, fixTime: T0 + 30_000, distanceKm: 25 },
+      { latitude: inside.latitude + 0.02, longitude: inside.longitude, fixTime: T0 + 90_000, distanceKm: 2.2 },
+    ];
+    const r = run(rules, jump.map((p) => position(p)));
+    expect(r.events.map((e) => [e.type, e.time.getTime()])).toEqual([["geofence_out", T0 + 90_000]]);
   });
 
   it("does not report a device that was inside when the alert first saw it as entering", () => {
