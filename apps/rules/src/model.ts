@@ -1,6 +1,7 @@
 import { alertType, attributeKey, userClock, userUnits, type AlertTypeName, type UserClock, type UserUnits } from "@fleet/contracts";
 import type { AlertNotifications, CustomEventCondition, RuleRecords, Sensor, WatchingAlert } from "@fleet/db";
 import { GeofenceIndex, type GeofenceShape } from "@fleet/geo";
+import type { SensorDefinition } from "@fleet/sensors";
 
 /*
  * The rule book's records, as detectors read them: built once per device from what
@@ -70,7 +71,7 @@ export interface DeviceRules {
   customEvents: ReadonlyMap<number, RuleCustomEvent>;
   drivers: ReadonlyMap<number, readonly RuleDriver[]>;
   /** The device's fuel level sensor, for fuel_change. */
-  fuelSensor: Sensor | undefined;
+  fuelSensor: SensorDefinition | undefined;
 }
 
 const isFuelLevel = (s: Sensor) => s.type === "fuel_tank" || s.type === "fuel_tank_calibration";

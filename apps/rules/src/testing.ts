@@ -1,6 +1,7 @@
 import { userClock, userUnits, type EnrichedPosition } from "@fleet/contracts";
 import type { AlertNotifications } from "@fleet/db";
 import { GeofenceIndex, type GeofenceShape } from "@fleet/geo";
+import type { SensorDefinition } from "@fleet/sensors";
 import type { DeviceRules, RuleAlert, RuleCustomEvent, RuleDriver, RuleGeofence, RuleUser } from "./model.js";
 
 /*
@@ -74,7 +75,36 @@ export function square(id: number, name: string, lat: number, lng: number, half 
   return { id, name, shape };
 }
 
-export function deviceRules(alerts: RuleAlert[], extra: { users?: RuleUser[]; geofences?: RuleGeofence[]; customEvents?: RuleCustomEvent[]; drivers?: RuleDriver[] } = {}): DeviceRules {
+/** A fuel tank sensor reading the `fuel` attribute as litres (or as `over` says). */
+export function fuelTank(over: Partial<SensorDefinition> = {}): SensorDefinition {
+  return {
+    id: 9,
+    name: "Tank",
+    type: "fuel_tank",
+    tagName: "fuel",
+    unitOfMeasurement: "l",
+    showInPopup: false,
+    onValue: null,
+    offValue: null,
+    shownValueBy: null,
+    minValue: null,
+    maxValue: null,
+    formula: null,
+    odometerValueBy: null,
+    odometerValue: null,
+    odometerValueUnit: "km",
+    odometerBaselineKm: null,
+    fullTank: null,
+    fullTankValue: null,
+    calibrations: null,
+    ...over,
+  };
+}
+
+export function deviceRules(
+  alerts: RuleAlert[],
+  extra: { users?: RuleUser[]; geofences?: RuleGeofence[]; customEvents?: RuleCustomEvent[]; drivers?: RuleDriver[]; fuelSensor?: SensorDefinition } = {},
+): DeviceRules {
   const users = new Map((extra.users ?? [user()]).map((u) => [u.id, u]));
   const geofences = new Map((extra.geofences ?? []).map((g) => [g.id, g]));
   const geofenceIndex = new Map([...users.keys()].map((id) => [id, new GeofenceIndex([...geofences.values()].map((g) => ({ id: g.id, shape: g.shape })))]));
@@ -87,6 +117,6 @@ export function deviceRules(alerts: RuleAlert[], extra: { users?: RuleUser[]; ge
     geofenceIndex,
     customEvents: new Map((extra.customEvents ?? []).map((c) => [c.id, c])),
     drivers: new Map([[7, extra.drivers ?? []]]),
-    fuelSensor: undefined,
+    fuelSensor: extra.fuelSensor,
   };
 }

@@ -3,6 +3,7 @@ import type { Detector, DetectorInput, DetectorResult } from "../detector.js";
 import { custom } from "./custom.js";
 import { distance } from "./distance.js";
 import { driver } from "./driver.js";
+import { fuelChange } from "./fuel-change.js";
 import { idleDuration, ignitionDuration, stopDuration } from "./durations.js";
 import { geofence } from "./geofence.js";
 import { overspeed } from "./overspeed.js";
@@ -14,7 +15,7 @@ const erased = <S>(d: Detector<S>) => d as AnyDetector;
 
 /**
  * The detector each alert type runs on positions. offline_duration has none: a silent
- * device sends no position, so the sweep finds it. fuel_change waits for its detector.
+ * device sends no position, so the sweep finds it.
  */
 export const DETECTORS: Partial<Record<AlertTypeName, AnyDetector>> = {
   overspeed: erased(overspeed),
@@ -28,4 +29,5 @@ export const DETECTORS: Partial<Record<AlertTypeName, AnyDetector>> = {
   driver: erased(driver),
   distance: erased(distance),
   sos: erased(sos),
+  fuel_change: erased(fuelChange),
 };

@@ -1,0 +1,56 @@
+import { readSensor } from "@fleet/sensors";
+import type { Detector } from "../detector.js";
+import type { DeviceRules, RuleAlert } from "../model.js";
+
+export interface FuelMemory {
+  /** The fuel level at the previous position that read one, in the sensor's unit. */
+  level: number | null;
+  /** While standing: the level when the device stopped, or after the last event of this stop. */
+  standingFrom: number | null;
+}
+
+const FILL = 1;
+const THEFT = 2;
+const LITRES_PER_GALLON = 3.785411784;
+const GALLONS = 2;
+const PERCENT = 3;
+
+/** The alert's minimum change in the fuel sensor's unit, or undefined when it cannot be said (a percentage of an unknown tank). */
+function thresholdOf(alert: RuleAlert, sensor: NonNullable<DeviceRules["fuelSensor"]>): number | undefined {
+  const amount = alert.attributes.fuel_amount;
+  if (amount === undefined) return undefined;
+  const unit = alert.attributes.fuel_unit;
+  if (unit === PERCENT) return sensor.fullTank ? (amount / 100) * sensor.fullTank : undefined;
+  const sensorInGallons = /gal/i.test(sensor.unitOfMeasurement);
+  if (unit === GALLONS) return sensorInGallons ? amount : amount * LITRES_PER_GALLON;
+  return sensorInGallons ? amount / LITRES_PER_GALLON : amount;
+}
+
+/**
+ * fuel_change: a fill (`state` 1) or a theft (2) of at least the alert's amount, read from the
+ * device's fuel level sensor. While the device stands, the level is compared with the level
+ * when it stopped, so a fill or a siphoning spread over many positions still counts, once per
+ * stop; while it moves, with the position before, so what the engine burns along the way is
+ * never mistaken for a theft (Traccar's FuelEventHandler compares consecutive positions).
+ */
+export const fuelChange: Detector<FuelMemory> = ({ position, alert, device }, previous) => {
+  const sensor = device.fuelSensor;
+  const threshold = sensor && thresholdOf(alert, sensor);
+  const { value } = sensor ? readSensor(sensor, { attributes: position.attributes, speedKmh: position.speedKmh, odometerKm: 0, engineSeconds: 0 }) : { value: null };
+  if (threshold === undefined || typeof value !== "number") return { events: [], next: previous };
+  const level = value;
+  const standing = !position.moving;
+  const from = standing ? (previous?.standingFrom ?? previous?.level ?? level) : (previous?.level ?? level);
+  const next: FuelMemory = { level, standingFrom: standing ? from : null };
+  if (previous === undefined) return { events: [], next };
+  const change = level - from;
+  const unit = sensor!.unitOfMeasurement.trim();
+  const shown = (n: number) => `${Math.round(Math.abs(n) * 10) / 10}${unit ? ` ${unit}` : ""}`;
+  if (alert.attributes.state === FILL && change >= threshold) {
+    return { events: [{ type: "fuel_fill", message: `Fuel filled: ${shown(change)}` }], next: { level, standingFrom: standing ? level : null } };
+  }
+  if (alert.attributes.state === THEFT && -change >= threshold) {
+    return { events: [{ type: "fuel_theft", message: `Fuel dropped: ${shown(change)}` }], next: { level, standingFrom: standing ? level : null } };
+  }
+  return { events: [], next };
+};
