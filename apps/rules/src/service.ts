@@ -39,6 +39,7 @@ export interface RulesOptions {
   /** Overrides for tests that run several services or topics side by side. */
   topic?: string;
   noticesTopic?: string;
+  commandsTopic?: string;
   deadTopic?: string;
   groupId?: string;
 }
@@ -181,7 +182,13 @@ export async function startRules(opts: RulesOptions): Promise<Rules> {
   });
   opts.logger.info({ topic }, "rules consuming");
   const sweeper = startSweeper({ db: opts.db, live: opts.live, book, record, everyMs: opts.sweepEveryMs ?? 30_000, logger: opts.logger });
-  const dispatcher = startDispatcher({ db: opts.db, channels: channels({ mailer: opts.mailer, allowPrivate: opts.allowPrivate ?? false, userOf: (id) => findUserById(opts.db, id) }), logger: opts.logger, everyMs: opts.dispatchEveryMs });
+  const dispatcher = startDispatcher({ db: opts.db, channels: channels({
+      mailer: opts.mailer,
+      allowPrivate: opts.allowPrivate ?? false,
+      userOf: (id) => findUserById(opts.db, id),
+      db: opts.db,
+      enqueueCommand: (c) => producer.send(opts.commandsTopic ?? Topics.commands, [{ key: c.imei, value: JSON.stringify(c) }], { timeoutMs: 5000 }),
+    }), logger: opts.logger, everyMs: opts.dispatchEveryMs });
 
   return {
     seen: () => counters.seen,

@@ -12,7 +12,7 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { createKafkaBus, type Bus, type BusProducer } from "@fleet/bus";
 import type { EnrichedPosition } from "@fleet/contracts";
 import { eq } from "drizzle-orm";
-import { createAlert, createDevice, createUser, defaultSmsGatewayParams, listEventNotifications, openDb, pageUserEvents, users, type AlertNotifications, type DbHandle } from "@fleet/db";
+import { createAlert, createDevice, createUser, defaultSmsGatewayParams, listEventNotifications, listUserSentCommands, openDb, pageUserEvents, users, type AlertNotifications, type DbHandle } from "@fleet/db";
 import { createRedisLive, type LiveStore } from "@fleet/live";
 import { createMailer, type Mailer } from "@fleet/mail";
 import { hasService, kafkaTest, redisTest, smtpTestServer, tempPostgresDb, waitFor, type SmtpTestServer } from "@fleet/testkit";
@@ -99,7 +99,7 @@ describe.runIf(hasService("kafka") && hasService("postgres") && hasService("redi
     await db.migrate();
     live = createRedisLive({ url: redis.url, keyPrefix: redis.keyPrefix });
     bus = createKafkaBus({ brokers: kafka.brokers, clientId: "notify-test", logger: silent });
-    await bus.ensureTopics([topic, kafka.topic("notices")], 2);
+    await bus.ensureTopics([topic, kafka.topic("notices"), kafka.topic("commands")], 2);
     producer = await bus.producer();
     smtp = await smtpTestServer();
     mailer = createMailer({ smtpUrl: smtp.url, from: "Fleet <alerts@fleet.test>", dataDir: tmpdir(), logger: silent });
@@ -116,7 +116,7 @@ describe.runIf(hasService("kafka") && hasService("postgres") && hasService("redi
     hookUrl = `http://127.0.0.1:${(hookServer.address() as AddressInfo).port}/hooks/fleet?token=s3cret`;
     userId = (await createUser(db.db, { email: "notify@test.local", password: "notify-secret-1", unitOfDistance: "mi" })).id;
     // Dispatch only when the test asks, so retries run on the test's clock.
-    rules = await startRules({ bus, db: db.db, live, logger: silent, topic, noticesTopic: kafka.topic("notices"), groupId: kafka.groupId("rules"), deadTopic: kafka.topic("dead"), mailer, allowPrivate: true, dispatchEveryMs: 3_600_000 });
+    rules = await startRules({ bus, db: db.db, live, logger: silent, topic, noticesTopic: kafka.topic("notices"), groupId: kafka.groupId("rules"), deadTopic: kafka.topic("dead"), commandsTopic: kafka.topic("commands"), mailer, allowPrivate: true, dispatchEveryMs: 3_600_000 });
   }, 120_000);
 
   afterAll(async () => {
@@ -170,6 +170,20 @@ describe.runIf(hasService("kafka") && hasService("postgres") && hasService("redi
       ["+37060000002", `Overspeed: 75 mph (limit 56 mph) (Van ${device})`],
     ]);
     expect((await listEventNotifications(db.db, [event.id])).map((n) => [n.channel, n.status])).toEqual([["sms", "sent"]]);
+  }, 90_000);
+
+  it("queues the alert's GPRS command for the device once, recorded in the owner's sent commands", async () => {
+    const deviceId = await newDevice();
+    await overspeedAlert(deviceId, notifications({ command: { active: true, type: "engineStop", key: null } }));
+    await speeding(deviceId);
+    const event = await eventOf(deviceId);
+    await rules.dispatch();
+    await rules.dispatch();
+    const queued = (await bus.read(kafka.topic("commands"))).map((m) => [m.key, JSON.parse(m.value.toString("utf8")) as Record<string, unknown>] as const);
+    expect(queued.map(([key, c]) => [key, c.type, c.deviceId, c.userId, c.protocol])).toEqual([[`notify-imei-${deviceId}`, "engineStop", deviceId, userId, "osmand"]]);
+    const sent = (await listUserSentCommands(db.db, userId)).filter((c) => c.deviceId === deviceId);
+    expect(sent.map((c) => [c.id, c.type, c.channel])).toEqual([[queued[0]![1].id, "engineStop", "gprs"]]);
+    expect((await listEventNotifications(db.db, [event.id])).map((n) => [n.channel, n.status])).toEqual([["command", "sent"]]);
   }, 90_000);
 
   it("tries a failing webhook again later, and gives up at once on a 4xx other than 429", async () => {

@@ -1,4 +1,5 @@
-import type { NotificationChannel, NotificationRow, User } from "@fleet/db";
+import type { QueuedCommand } from "@fleet/contracts";
+import { recordGprsCommand, type Db, type NotificationChannel, type NotificationRow, type User } from "@fleet/db";
 import { MailError, type Mailer } from "@fleet/mail";
 import { PrivateAddressError, outboundRequest, sendAllSms, smsGatewayOf } from "@fleet/outbound";
 
@@ -14,6 +15,10 @@ export interface ChannelOptions {
   mailer?: Pick<Mailer, "send">;
   /** The alert owner, for their SMS gateway settings (read when sending: its credentials stay out of the outbox). */
   userOf(userId: number): Promise<User | undefined>;
+  /** Where alert commands are recorded (sent_commands), as send_gprs_command records them. */
+  db: Db;
+  /** Puts a command on the commands topic for the device's gateway. */
+  enqueueCommand(command: QueuedCommand): Promise<void>;
   allowPrivate: boolean;
   timeoutMs?: number;
 }
@@ -88,7 +93,22 @@ function sms(opts: ChannelOptions): Channel {
   };
 }
 
-/** The channels the dispatcher delivers; command comes with its adapter. */
+/**
+ * The alert's GPRS command for the device (engineStop, say), recorded in the owner's sent
+ * commands and queued on the commands topic in one step, as send_gprs_command does. The
+ * notification's id is the command's request key, so an attempt repeated after a crash
+ * finds the first one's command and queues nothing again.
+ */
+function command(opts: ChannelOptions): Channel {
+  return async (row) => {
+    const { deviceId, imei, protocol, type } = row.payload as { deviceId: number; imei: string; protocol: string | null; type: QueuedCommand["type"] };
+    await recordGprsCommand(opts.db, row.userId, { deviceId, type, attributes: {}, requestKey: `alert-notification:${row.id}` }, (c) =>
+      opts.enqueueCommand({ id: c.id, userId: row.userId, deviceId, imei, protocol, type, attributes: {}, queuedAt: c.createdAt.getTime() }),
+    );
+  };
+}
+
+/** The channels the dispatcher delivers. */
 export function channels(opts: ChannelOptions): Partial<Record<NotificationChannel, Channel>> {
-  return { webhook: webhook(opts), email: email(opts), sms: sms(opts) };
+  return { webhook: webhook(opts), email: email(opts), sms: sms(opts), command: command(opts) };
 }

@@ -66,6 +66,10 @@ export function notificationsOf(found: Found, rules: DeviceRules): EventNotifica
       },
     });
   }
+  const command = notifications.command;
+  if (command?.active && command.type !== "") {
+    out.push({ channel: "command", payload: { deviceId: rules.deviceId, imei: found.position.uniqueId, protocol: found.position.protocol, type: command.type } });
+  }
   const numbers = notifications.sms.active ? [...new Set(notificationRecipients(notifications.sms.input))] : [];
   if (numbers.length > 0) out.push({ channel: "sms", payload: { to: numbers, message: `${found.event.message} (${rules.name})`.slice(0, 300) } });
   return out;
