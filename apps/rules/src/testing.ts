@@ -2,6 +2,7 @@ import { userClock, userUnits, type EnrichedPosition } from "@fleet/contracts";
 import type { AlertNotifications } from "@fleet/db";
 import { GeofenceIndex, type GeofenceShape } from "@fleet/geo";
 import type { SensorDefinition } from "@fleet/sensors";
+import { sensorDef } from "@fleet/sensors/testing";
 import type { DeviceRules, RuleAlert, RuleCustomEvent, RuleDriver, RuleGeofence, RuleUser } from "./model.js";
 
 /*
@@ -77,28 +78,7 @@ export function square(id: number, name: string, lat: number, lng: number, half 
 
 /** A fuel tank sensor reading the `fuel` attribute as litres (or as `over` says). */
 export function fuelTank(over: Partial<SensorDefinition> = {}): SensorDefinition {
-  return {
-    id: 9,
-    name: "Tank",
-    type: "fuel_tank",
-    tagName: "fuel",
-    unitOfMeasurement: "l",
-    showInPopup: false,
-    onValue: null,
-    offValue: null,
-    shownValueBy: null,
-    minValue: null,
-    maxValue: null,
-    formula: null,
-    odometerValueBy: null,
-    odometerValue: null,
-    odometerValueUnit: "km",
-    odometerBaselineKm: null,
-    fullTank: null,
-    fullTankValue: null,
-    calibrations: null,
-    ...over,
-  };
+  return sensorDef({ id: 9, name: "Tank", type: "fuel_tank", tagName: "fuel", unitOfMeasurement: "l", ...over });
 }
 
 export function deviceRules(
