@@ -1,6 +1,5 @@
 import { randomUUID } from "node:crypto";
-import { TypeCompiler } from "@sinclair/typebox/compiler";
-import { PermanentError, withDeadLetters, type Bus, type BusConsumer, type BusProducer, type DeliveredMessage, type Rejected } from "@fleet/bus";
+import { PermanentError, decodeAll, jsonMessages, sendWithin, withDeadLetters, type Bus, type BusConsumer, type BusProducer, type DeliveredMessage, type Rejected } from "@fleet/bus";
 import { ConsumerGroups, EnrichedPositionSchema, RulesChangedSchema, Topics, type EnrichedPosition } from "@fleet/contracts";
 import { findUserById, loadRuleRecords, onEventsRecorded, recordEvents, type Db, type EventNotification } from "@fleet/db";
 import type { Mailer } from "@fleet/mail";
@@ -58,20 +57,8 @@ export interface Rules {
   close(): Promise<void>;
 }
 
-const EnrichedCheck = TypeCompiler.Compile(EnrichedPositionSchema);
-const NoticeCheck = TypeCompiler.Compile(RulesChangedSchema);
-
-function decode(m: DeliveredMessage): EnrichedPosition | PermanentError {
-  let v: unknown;
-  try {
-    v = JSON.parse(m.value.toString("utf8"));
-  } catch (err) {
-    return new PermanentError(`not JSON: ${(err as Error).message}`);
-  }
-  if (EnrichedCheck.Check(v)) return v;
-  const first = EnrichedCheck.Errors(v).First();
-  return new PermanentError(first ? `not an enriched position: ${first.path || "/"} ${first.message}` : "not an enriched position");
-}
+const decodePosition = jsonMessages(EnrichedPositionSchema, "an enriched position");
+const decodeNotice = jsonMessages(RulesChangedSchema, "a rules.changed notice");
 
 /** A batch's positions by device, in the order they came (one partition holds each device's positions in order). */
 function byDevice(positions: readonly EnrichedPosition[]): Map<number, { seen: SeenDevice; positions: EnrichedPosition[] }> {
@@ -99,13 +86,7 @@ export async function startRules(opts: RulesOptions): Promise<Rules> {
   onEventsRecorded(opts.db, (recorded) => opts.live.markEvents(recorded));
 
   async function handle(messages: readonly DeliveredMessage[]): Promise<Rejected[]> {
-    const rejected: Rejected[] = [];
-    const positions: EnrichedPosition[] = [];
-    for (const message of messages) {
-      const p = decode(message);
-      if (p instanceof PermanentError) rejected.push({ message, error: p });
-      else positions.push(p);
-    }
+    const { values: positions, rejected } = decodeAll(messages, decodePosition);
     counters.seen += positions.length;
     const devices = byDevice(positions);
     const rules = await book.of([...devices.values()].map((d) => d.seen));
@@ -160,14 +141,9 @@ export async function startRules(opts: RulesOptions): Promise<Rules> {
     fromBeginning: false,
     handleBatch: async ({ messages }) => {
       for (const m of messages) {
-        let v: unknown;
-        try {
-          v = JSON.parse(m.value.toString("utf8"));
-        } catch {
-          v = undefined;
-        }
-        if (NoticeCheck.Check(v)) book.changed(v);
-        else opts.logger.warn({ topic: noticesTopic, offset: m.offset }, "skipped a rules.changed notice that is not one");
+        const notice = decodeNotice(m);
+        if (notice instanceof PermanentError) opts.logger.warn({ topic: noticesTopic, offset: m.offset, error: notice.message }, "skipped a rules.changed notice that is not one");
+        else book.changed(notice);
       }
     },
   });
@@ -187,7 +163,7 @@ export async function startRules(opts: RulesOptions): Promise<Rules> {
       allowPrivate: opts.allowPrivate ?? false,
       userOf: (id) => findUserById(opts.db, id),
       db: opts.db,
-      enqueueCommand: (c) => producer.send(opts.commandsTopic ?? Topics.commands, [{ key: c.imei, value: JSON.stringify(c) }], { timeoutMs: 5000 }),
+      enqueueCommand: (c) => sendWithin(producer, opts.commandsTopic ?? Topics.commands, [{ key: c.imei, value: JSON.stringify(c) }], 5000, "the command"),
     }), logger: opts.logger, everyMs: opts.dispatchEveryMs });
 
   return {

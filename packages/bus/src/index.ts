@@ -9,3 +9,5 @@ export { forEachKeyInOrder } from "./by-key.js";
 export { partitionForKey } from "./murmur2.js";
 export { withDeadLetters, type DeadLetterBatch, type DeadLetterHandler, type DeadLetterOptions, type DeadLetterRouter, type Rejected } from "./dead-letter.js";
 export { PermanentError, isPermanentFailure, failureCode } from "./failures.js";
+export { sendWithin } from "./send-within.js";
+export { decodeAll, jsonMessages } from "./json-messages.js";

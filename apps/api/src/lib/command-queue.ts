@@ -1,4 +1,4 @@
-import type { BusProducer } from "@fleet/bus";
+import { sendWithin, type BusProducer } from "@fleet/bus";
 import { Topics, type QueuedCommand } from "@fleet/contracts";
 
 /** The commands port: hands GPRS commands to the device gateways. */
@@ -32,17 +32,10 @@ export function createBusCommandQueue(opts: BusCommandQueueOptions): CommandQueu
   const topic = opts.topic ?? Topics.commands;
   return {
     async enqueue(command) {
-      let timer: NodeJS.Timeout | undefined;
-      // The producer honours timeoutMs too; this bounds the wait whatever the adapter does.
-      const deadline = new Promise<never>((_, reject) => {
-        timer = setTimeout(() => reject(new CommandQueueUnavailableError("timeout")), timeoutMs);
-      });
       try {
-        await Promise.race([opts.producer.send(topic, [{ key: command.imei, value: JSON.stringify(command) }], { timeoutMs }), deadline]);
+        await sendWithin(opts.producer, topic, [{ key: command.imei, value: JSON.stringify(command) }], timeoutMs, "the command");
       } catch (err) {
-        throw err instanceof CommandQueueUnavailableError ? err : new CommandQueueUnavailableError(err);
-      } finally {
-        clearTimeout(timer);
+        throw new CommandQueueUnavailableError(err);
       }
     },
   };

@@ -1,4 +1,4 @@
-import type { BusProducer, OutgoingMessage } from "@fleet/bus";
+import { sendWithin, type BusProducer, type OutgoingMessage } from "@fleet/bus";
 import { Topics, type RulesChanged } from "@fleet/contracts";
 
 /*
@@ -50,18 +50,7 @@ export function busRulesNotices(opts: BusRulesNoticeOptions): RulesNoticeSender 
   const timeoutMs = opts.sendTimeoutMs ?? 2000;
   const topic = opts.topic ?? Topics.rulesChanged;
   return {
-    async send(notice) {
-      let timer: NodeJS.Timeout | undefined;
-      // The producer honours timeoutMs too; this bounds the wait whatever the adapter does.
-      const deadline = new Promise<never>((_, reject) => {
-        timer = setTimeout(() => reject(new Error(`the bus did not take the notice within ${timeoutMs} ms`)), timeoutMs);
-      });
-      try {
-        await Promise.race([opts.producer.send(topic, noticeMessages(notice), { timeoutMs }), deadline]);
-      } finally {
-        clearTimeout(timer);
-      }
-    },
+    send: (notice) => sendWithin(opts.producer, topic, noticeMessages(notice), timeoutMs, "the notice"),
   };
 }
 
