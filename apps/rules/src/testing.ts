@@ -1,5 +1,5 @@
 import { userClock, userUnits, type EnrichedPosition } from "@fleet/contracts";
-import type { AlertNotifications } from "@fleet/db";
+import { NO_NOTIFICATIONS } from "@fleet/db";
 import { GeofenceIndex, type GeofenceShape } from "@fleet/geo";
 import type { SensorDefinition } from "@fleet/sensors";
 import { sensorDef } from "@fleet/sensors/testing";
@@ -43,17 +43,9 @@ export function track(n: number, stepMs: number, at: (i: number) => Partial<Enri
   return Array.from({ length: n }, (_, i) => position({ fixTime: T0 + i * stepMs, serverTime: T0 + i * stepMs + 500, ...at(i) }));
 }
 
-const NOTIFY_NONE: AlertNotifications = {
-  sound: { active: false },
-  push: { active: false },
-  email: { active: false, input: "" },
-  sms: { active: false, input: "" },
-  webhook: { active: false, input: "" },
-  command: null,
-};
 
 export function alert(over: Partial<RuleAlert> & Pick<RuleAlert, "type">): RuleAlert {
-  return { id: 1, userId: 7, name: "test", attributes: {}, zone: 0, zones: [], geofences: [], drivers: [], customEvents: [], schedule: null, period: { fromMs: null, toMs: null }, notifications: NOTIFY_NONE, ...over };
+  return { id: 1, userId: 7, name: "test", attributes: {}, zone: 0, zones: [], geofences: [], drivers: [], customEvents: [], schedule: null, period: { fromMs: null, toMs: null }, notifications: NO_NOTIFICATIONS, ...over };
 }
 
 export function user(over: { id?: number; unitOfDistance?: string; timezoneId?: number } = {}): RuleUser {

@@ -7,19 +7,16 @@
 import { createServer, type IncomingMessage, type Server } from "node:http";
 import type { AddressInfo } from "node:net";
 import { tmpdir } from "node:os";
-import { pino } from "pino";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { createKafkaBus, type Bus, type BusProducer } from "@fleet/bus";
-import type { EnrichedPosition } from "@fleet/contracts";
 import { eq } from "drizzle-orm";
-import { createAlert, createDevice, createUser, defaultSmsGatewayParams, listEventNotifications, listUserSentCommands, openDb, pageUserEvents, users, type AlertNotifications, type DbHandle } from "@fleet/db";
+import { NO_NOTIFICATIONS, createAlert, createDevice, createUser, defaultSmsGatewayParams, listEventNotifications, listUserSentCommands, openDb, pageUserEvents, users, type AlertNotifications, type DbHandle } from "@fleet/db";
 import { createRedisLive, type LiveStore } from "@fleet/live";
 import { createMailer, type Mailer } from "@fleet/mail";
 import { hasService, kafkaTest, redisTest, smtpTestServer, tempPostgresDb, waitFor, type SmtpTestServer } from "@fleet/testkit";
 import { startRules, type Rules } from "../src/service.js";
+import { T0, alertValues, enrichedAt, sendPositions, silent } from "./fixture.js";
 
-const silent = pino({ level: "silent" });
-const T0 = Date.UTC(2026, 10, 23, 8, 0, 0);
 
 /** A webhook's body as it arrived: the parts the test reads. */
 interface HookBody {
@@ -53,41 +50,13 @@ describe.runIf(hasService("kafka") && hasService("postgres") && hasService("redi
   /** What the webhook answers next, in turn; then 204. */
   const answers: number[] = [];
   let userId: number;
-  let nextId = 1;
   let device = 0;
 
   const newDevice = async () => (await createDevice(db.db, userId, { name: `Van ${++device}`, imei: `notify-imei-${device}` })).id;
-  const position = (deviceId: number, i: number, speedKmh: number): EnrichedPosition => ({
-    id: nextId++,
-    deviceId,
-    uniqueId: `notify-imei-${deviceId}`,
-    protocol: "osmand",
-    latitude: 54.5,
-    longitude: 25.0,
-    altitude: 120,
-    course: 90,
-    fixTime: T0 + i * 10_000,
-    serverTime: T0 + i * 10_000 + 300,
-    attributes: { ignition: true },
-    speedKmh,
-    distanceKm: 0.2,
-    userIds: [userId],
-    latest: true,
-    engineOn: true,
-    moving: true,
-  });
-  const speeding = (deviceId: number) => producer.send(topic, [position(deviceId, 0, 50), position(deviceId, 1, 120)].map((p) => ({ key: p.uniqueId, value: JSON.stringify(p) })));
-  const notifications = (over: Partial<AlertNotifications>): AlertNotifications => ({
-    sound: { active: false },
-    push: { active: false },
-    email: { active: false, input: "" },
-    sms: { active: false, input: "" },
-    webhook: { active: false, input: "" },
-    command: null,
-    ...over,
-  });
-  const overspeedAlert = (deviceId: number, n: AlertNotifications) =>
-    createAlert(db.db, userId, { name: "Speeding", type: "overspeed", active: true, attributes: { overspeed: 90 }, zone: 0, zones: [], geofences: [], drivers: [], eventsCustom: [], schedule: false, schedules: {}, notifications: n, devices: [deviceId] });
+  const position = (deviceId: number, i: number, speedKmh: number) => enrichedAt(i, { deviceId, uniqueId: `notify-imei-${deviceId}`, userIds: [userId], attributes: { ignition: true }, speedKmh });
+  const speeding = (deviceId: number) => sendPositions(producer, topic, [position(deviceId, 0, 50), position(deviceId, 1, 120)]);
+  const notifications = (over: Partial<AlertNotifications>): AlertNotifications => ({ ...NO_NOTIFICATIONS, ...over });
+  const overspeedAlert = (deviceId: number, n: AlertNotifications) => createAlert(db.db, userId, alertValues({ name: "Speeding", type: "overspeed", attributes: { overspeed: 90 }, notifications: n, devices: [deviceId] }));
   const eventOf = async (deviceId: number) => {
     await waitFor("the event", async () => (await pageUserEvents(db.db, userId, { deviceId }, { limit: 10, offset: 0 })).rows.length > 0, 60_000);
     return (await pageUserEvents(db.db, userId, { deviceId }, { limit: 10, offset: 0 })).rows[0]!;

@@ -5,33 +5,14 @@
  * changed while it runs take effect after the api's rules.changed notice.
  */
 import { tmpdir } from "node:os";
-import { pino } from "pino";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { createKafkaBus, type Bus, type BusProducer } from "@fleet/bus";
 import type { EnrichedPosition, RulesChanged } from "@fleet/contracts";
-import { createAlert, createDevice, createGeofence, createUser, openDb, pageUserEvents, type AlertValues, type DbHandle } from "@fleet/db";
+import { createAlert, createDevice, createGeofence, createUser, openDb, pageUserEvents, type DbHandle } from "@fleet/db";
 import { createRedisLive, type LiveStore } from "@fleet/live";
 import { hasService, kafkaTest, redisTest, sleep, tempPostgresDb, waitFor } from "@fleet/testkit";
 import { startRules, type Rules } from "../src/service.js";
-
-const silent = pino({ level: "silent" });
-const T0 = Date.UTC(2026, 10, 23, 8, 0, 0);
-
-const notify = { sound: { active: false }, push: { active: false }, email: { active: false, input: "" }, sms: { active: false, input: "" }, webhook: { active: false, input: "" }, command: null };
-const alertValues = (over: Partial<AlertValues> & Pick<AlertValues, "type" | "devices">): AlertValues => ({
-  name: over.type,
-  active: true,
-  attributes: {},
-  zone: 0,
-  zones: [],
-  geofences: [],
-  drivers: [],
-  eventsCustom: [],
-  schedule: false,
-  schedules: {},
-  notifications: notify,
-  ...over,
-});
+import { T0, alertValues, enrichedAt, sendPositions, silent } from "./fixture.js";
 
 describe.runIf(hasService("kafka") && hasService("postgres") && hasService("redis"))("the rules service on Kafka, Postgres and Redis", () => {
   const kafka = kafkaTest("rules");
@@ -47,31 +28,11 @@ describe.runIf(hasService("kafka") && hasService("postgres") && hasService("redi
   let rules: Rules;
   let userId: number;
   let deviceId: number;
-  let nextId = 1;
 
   const start = () => startRules({ bus, db: db.db, live, logger: silent, topic, noticesTopic, groupId, deadTopic: kafka.topic("dead") });
 
-  const at = (i: number, over: Partial<EnrichedPosition>): EnrichedPosition => ({
-    id: nextId++,
-    deviceId,
-    uniqueId: "rules-imei-1",
-    protocol: "osmand",
-    latitude: 54.5,
-    longitude: 25.0,
-    altitude: 100,
-    course: 0,
-    fixTime: T0 + i * 10_000,
-    serverTime: T0 + i * 10_000 + 300,
-    attributes: {},
-    speedKmh: 40,
-    distanceKm: 0.1,
-    userIds: [userId],
-    latest: true,
-    engineOn: true,
-    moving: true,
-    ...over,
-  });
-  const send = (positions: readonly EnrichedPosition[]) => producer.send(topic, positions.map((p) => ({ key: p.uniqueId, value: JSON.stringify(p) })));
+  const at = (i: number, over: Partial<EnrichedPosition>) => enrichedAt(i, { deviceId, uniqueId: "rules-imei-1", userIds: [userId], ...over });
+  const send = (positions: readonly EnrichedPosition[]) => sendPositions(producer, topic, positions);
   const events = async () => (await pageUserEvents(db.db, userId, {}, { limit: 100, offset: 0 })).rows.sort((a, b) => a.time.getTime() - b.time.getTime() || a.id - b.id);
   const eventCount = async () => (await events()).length;
   const notice = (n: RulesChanged) => producer.send(noticesTopic, [{ key: "rules", value: JSON.stringify(n) }]);

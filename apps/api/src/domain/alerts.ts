@@ -30,6 +30,7 @@ import {
   findUserAlert,
   listAlertChoices,
   listUserAlerts,
+  NO_NOTIFICATIONS,
   setAlertDevices,
   setAlertsActive,
   updateAlert,
@@ -65,15 +66,6 @@ const EVENT_TYPES = [
 const EVENT_PROTOCOLS = [{ id: "-", value: "- Protocol -" }, ...ProtocolOptions];
 
 // ---- alertPost → stored values ---------------------------------------------------------
-
-const NO_NOTIFICATIONS: AlertNotifications = {
-  sound: { active: false },
-  push: { active: false },
-  email: { active: false, input: "" },
-  sms: { active: false, input: "" },
-  webhook: { active: false, input: "" },
-  command: null,
-};
 
 /**
  * The channels given replace the stored ones (or the defaults); channels left out keep

@@ -42,6 +42,16 @@ export interface AlertNotifications {
   command: { active: boolean; type: string; key: string | number | boolean | null } | null;
 }
 
+/** Every channel off: what an alert notifies by when it says nothing of its channels. */
+export const NO_NOTIFICATIONS: AlertNotifications = {
+  sound: { active: false },
+  push: { active: false },
+  email: { active: false, input: "" },
+  sms: { active: false, input: "" },
+  webhook: { active: false, input: "" },
+  command: null,
+};
+
 /**
  * An alert: which devices, of which type (with that type's attributes), where (zone +
  * zones), when (schedules) and how to notify. Ids of geofences, drivers and custom events
