@@ -169,15 +169,15 @@ describeApi("alert lookups and device alerts", (h) => {
       // date_to, a date alone, takes in the whole day: the stored end is the next day's start, exclusive.
       expect(await periodRow(h, alert, device)).toMatchObject({ activeFrom: new Date("2030-01-01T06:00:00Z"), activeTo: new Date("2030-06-30T22:00:00Z") });
       expect((await deviceAlerts(h, user, device)).data[0]).toMatchObject({ date_from: "2030-01-01 08:00:00", date_to: "2030-06-30 23:59:59" });
-      const [watching] = (await loadRuleRecords(h.db, [device])).alerts;
-      expect(watching).toMatchObject({ id: alert, deviceId: device, activeFrom: new Date("2030-01-01T06:00:00Z"), activeTo: new Date("2030-06-30T22:00:00Z") });
+      const [watching] = (await loadRuleRecords(h.db, [device])).watches;
+      expect(watching).toMatchObject({ alertId: alert, deviceId: device, activeFrom: new Date("2030-01-01T06:00:00Z"), activeTo: new Date("2030-06-30T22:00:00Z") });
 
       // The body replaces the period, as the vendor's does: a bound left out is none.
       ok(await setPeriod(h, user, device, alert, { date_to: "2030-02-01T12:00:00Z" }), AlertOkResponseSchema);
       expect((await deviceAlerts(h, user, device)).data[0]).toMatchObject({ date_from: null, date_to: "2030-02-01 14:00:00" });
       ok(await setPeriod(h, user, device, alert, { date_from: null, date_to: "" }), AlertOkResponseSchema);
       expect((await deviceAlerts(h, user, device)).data[0]).toMatchObject({ date_from: null, date_to: null });
-      expect((await loadRuleRecords(h.db, [device])).alerts[0]).toMatchObject({ activeFrom: null, activeTo: null });
+      expect((await loadRuleRecords(h.db, [device])).watches[0]).toMatchObject({ activeFrom: null, activeTo: null });
     });
 
     it("keeps a device's period through edits of the alert that keep the device", async () => {

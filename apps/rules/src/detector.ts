@@ -1,5 +1,5 @@
 import type { EnrichedPosition, EventTypeName } from "@fleet/contracts";
-import type { DeviceRules, RuleAlert, RuleUser } from "./model.js";
+import type { DeviceRules, RuleAlert, RuleCustomEvent, RuleUser } from "./model.js";
 
 /*
  * The rules service's chain is a list of detectors, one per alert type, each a pure
@@ -35,11 +35,20 @@ export interface DetectorInput {
   owner: RuleUser;
   /** The ids of the owner's named geofences holding the position (computed once per position and owner). */
   inside(): ReadonlySet<number>;
+  /** Whether the custom event's conditions hold at the position (customMatches), asked once per position and custom event. */
+  matches(event: RuleCustomEvent): boolean;
+  /** The device's fuel level sensor's reading at the position, or null (no sensor, no number); read once per position. */
+  fuelLevel(): number | null;
+  /** The fix implies a speed no vehicle reaches from the device's previous one: a GPS jump, or the fix after one. */
+  jump: boolean;
 }
 
 export interface DetectorResult<S> {
-  events: Detection[];
-  /** The memory for the device's next position; undefined forgets it. */
+  events: readonly Detection[];
+  /**
+   * The memory for the device's next position; undefined forgets it. A detector whose memory
+   * did not change answers UNCHANGED.
+   */
   next: S | undefined;
 }
 
@@ -51,4 +60,13 @@ export interface DetectorResult<S> {
  */
 export type Detector<S = unknown> = (input: DetectorInput, previous: S | undefined) => DetectorResult<S>;
 
-export const quiet = <S>(next: S | undefined): DetectorResult<S> => ({ events: [], next });
+export const NO_EVENTS: readonly Detection[] = Object.freeze([]);
+
+/**
+ * Nothing found, and the memory stays as the detector was given it: the common case, one
+ * shared result rather than one made per alert and position. The chain tells it by identity.
+ */
+export const UNCHANGED: DetectorResult<never> = Object.freeze({ events: NO_EVENTS, next: undefined });
+
+/** Nothing found; the memory becomes `next` (UNCHANGED when that is the memory the detector was given). */
+export const quiet = <S>(next: S | undefined, previous?: S): DetectorResult<S> => (next === previous ? UNCHANGED : { events: NO_EVENTS, next });

@@ -54,6 +54,7 @@ describe("overspeed", () => {
     const late = run(rules, [position({ fixTime: T0 + 5_000, speedKmh: 130, latest: false })], first.state);
     expect(late.events).toEqual([]);
     expect(late.state).toEqual(first.state);
+    expect(evaluateDevice(rules, [position({ fixTime: T0 + 5_000, speedKmh: 130, latest: false })], first.state).changed).toBe(false);
   });
 });
 
@@ -255,8 +256,12 @@ describe("where and when an alert applies", () => {
   it("keeps the memory of the alerts that watch the device and drops a removed alert's", () => {
     const two = deviceRules([alert({ id: 1, type: "sos" }), alert({ id: 2, type: "overspeed", attributes: { overspeed: 90 } })]);
     const { state } = run(two, [position({ attributes: { alarm: "sos" }, speedKmh: 100 })]);
-    expect(Object.keys(state!).sort()).toEqual(["a1", "a2"]);
+    // Beside the alerts' memory, the latest fix time (for the GPS-jump check).
+    expect(Object.keys(state!).sort()).toEqual(["a1", "a2", "fix"]);
     const one = deviceRules([alert({ id: 2, type: "overspeed", attributes: { overspeed: 90 } })]);
-    expect(Object.keys(run(one, [position({ speedKmh: 100 })], state).state!)).toEqual(["a2"]);
+    expect(Object.keys(run(one, [position({ speedKmh: 100 })], state).state!).sort()).toEqual(["a2", "fix"]);
+    // Dropping a removed alert's memory is a change to store, even with no position to run.
+    expect(evaluateDevice(one, [], state).changed).toBe(true);
+    expect(evaluateDevice(two, [], state).changed).toBe(false);
   });
 });

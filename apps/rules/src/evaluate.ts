@@ -1,9 +1,11 @@
 import type { EnrichedPosition } from "@fleet/contracts";
+import { readSensor } from "@fleet/sensors";
 import type { EventInput } from "@fleet/db";
 import type { RuleState } from "@fleet/live";
-import type { Detection } from "./detector.js";
-import { DETECTORS } from "./detectors/index.js";
-import type { DeviceRules, RuleAlert } from "./model.js";
+import { UNCHANGED, type Detection, type DetectorInput } from "./detector.js";
+import { DETECTORS, type AnyDetector } from "./detectors/index.js";
+import { customMatches } from "./detectors/custom.js";
+import type { DeviceRules, RuleAlert, RuleCustomEvent, RuleUser } from "./model.js";
 import { inPeriod, inSchedule, inZone } from "./scope.js";
 
 /** An event found, with the alert that found it: the service records it and notifies the alert's channels. */
@@ -48,44 +50,139 @@ export function eventInput(alert: RuleAlert, rules: DeviceRules, position: Enric
   };
 }
 
+/** A detector ready to run for one alert on one device: looked up once per rule book entry, not per position. */
+interface Watch {
+  alert: RuleAlert;
+  detect: AnyDetector;
+  owner: RuleUser;
+  key: string;
+}
+
+const watchesOf = new WeakMap<DeviceRules, readonly Watch[]>();
+function watches(rules: DeviceRules): readonly Watch[] {
+  let out = watchesOf.get(rules);
+  if (!out) {
+    out = rules.alerts.flatMap((alert) => {
+      const detect = DETECTORS[alert.type];
+      const owner = rules.users.get(alert.userId);
+      return detect && owner ? [{ alert, detect, owner, key: memoryKey(alert) }] : [];
+    });
+    watchesOf.set(rules, out);
+  }
+  return out;
+}
+
+/** Where the device's previous latest fix time is kept in its rule state, for the GPS-jump check. */
+export const FIX_KEY = "fix";
+
+/**
+ * Faster than any vehicle: a fix that implies it, measured from the device's fix before it,
+ * is a GPS jump, and so is the fix after a jump on its way back (docs/decisions.md).
+ */
+const JUMP_KMH = 500;
+
+function isJump(position: EnrichedPosition, previousFix: unknown): boolean {
+  if (typeof previousFix !== "number" || position.fixTime <= previousFix) return false;
+  return (position.distanceKm / (position.fixTime - previousFix)) * 3_600_000 > JUMP_KMH;
+}
+
+const NO_GEOFENCES: ReadonlySet<number> = new Set();
+
+/**
+ * What a detector reads, one object per evaluation, moved from alert to alert and position to
+ * position rather than made for each pair (a hundred alerts times every position). The owners'
+ * geofences holding the position are found once per position and owner, when first asked.
+ */
+class Reading implements DetectorInput {
+  position!: EnrichedPosition;
+  alert!: RuleAlert;
+  owner!: RuleUser;
+  jump = false;
+  private readonly places = new Map<number, ReadonlySet<number>>();
+  private fuel: number | null | undefined;
+  private readonly matched = new Map<RuleCustomEvent, boolean>();
+  constructor(readonly device: DeviceRules) {}
+
+  at(position: EnrichedPosition, previousFix: unknown): void {
+    this.position = position;
+    this.jump = isJump(position, previousFix);
+    this.places.clear();
+    this.fuel = undefined;
+    this.matched.clear();
+  }
+
+  readonly matches = (event: RuleCustomEvent): boolean => {
+    let yes = this.matched.get(event);
+    if (yes === undefined) this.matched.set(event, (yes = customMatches(event, this.position)));
+    return yes;
+  };
+
+  // Arrow fields, not methods: detectors take them out of the input (`{ inside }`).
+  readonly fuelLevel = (): number | null => {
+    if (this.fuel === undefined) {
+      const sensor = this.device.fuelSensor;
+      const { value } = sensor ? readSensor(sensor, { attributes: this.position.attributes, speedKmh: this.position.speedKmh, odometerKm: 0, engineSeconds: 0 }) : { value: null };
+      this.fuel = typeof value === "number" ? value : null;
+    }
+    return this.fuel;
+  };
+
+  readonly inside = (): ReadonlySet<number> => {
+    const userId = this.alert.userId;
+    let set = this.places.get(userId);
+    if (!set) {
+      const index = this.device.geofenceIndex.get(userId);
+      const ids = index ? index.containing({ lat: this.position.latitude, lng: this.position.longitude }) : [];
+      set = ids.length === 0 ? NO_GEOFENCES : new Set(ids);
+      this.places.set(userId, set);
+    }
+    return set;
+  };
+}
+
 /**
  * Runs a device's positions, in order, through the detector of each alert watching it,
  * from the device's stored rule state. Returns the events that fall inside their alert's
- * period on the device, schedule and zone, and the state to store: the memory of the alerts that watch the device
- * now (a deleted alert's memory is dropped). Positions older than the device's latest
- * (`latest` false) fire nothing and move no memory, as in Traccar: their moment has passed,
- * and running them would make an episode start and end out of order.
+ * period on the device, schedule and zone, and the state to store: the memory of the alerts
+ * that watch the device now (a deleted alert's memory is dropped) and the latest fix time, and
+ * whether it differs from the stored one. Positions older than the device's latest (`latest`
+ * false) fire nothing and move no memory, as in Traccar: their moment has passed, and running
+ * them would make an episode start and end out of order.
  */
-export function evaluateDevice(rules: DeviceRules, positions: readonly EnrichedPosition[], stored: RuleState | undefined): { found: Found[]; state: RuleState } {
-  const state: RuleState = {};
-  for (const alert of rules.alerts) {
-    const kept = stored?.[memoryKey(alert)];
-    if (kept !== undefined) state[memoryKey(alert)] = kept;
-  }
+export function evaluateDevice(rules: DeviceRules, positions: readonly EnrichedPosition[], stored: RuleState | undefined): { found: Found[]; state: RuleState; changed: boolean } {
+  const watching = watches(rules);
+  // Each alert's memory by its place in `watching`: looked up by key once per batch, not per position.
+  const memory = watching.map((w) => stored?.[w.key]);
+  let fix = stored?.[FIX_KEY];
+  let changed = false;
+
   const found: Found[] = [];
+  const reading = new Reading(rules);
   for (const position of positions) {
     if (!position.latest) continue;
-    const insideOf = new Map<number, ReadonlySet<number>>();
-    const inside = (userId: number) => {
-      let set = insideOf.get(userId);
-      if (!set) {
-        set = new Set(rules.geofenceIndex.get(userId)?.containing({ lat: position.latitude, lng: position.longitude }) ?? []);
-        insideOf.set(userId, set);
-      }
-      return set;
-    };
-    for (const alert of rules.alerts) {
-      const detect = DETECTORS[alert.type];
-      const owner = rules.users.get(alert.userId);
-      if (!detect || !owner) continue;
-      const key = memoryKey(alert);
-      const result = detect({ position, alert, device: rules, owner, inside: () => inside(alert.userId) }, state[key]);
-      if (result.next === undefined) delete state[key];
-      else state[key] = result.next;
+    reading.at(position, fix);
+    fix = position.fixTime;
+    changed = true;
+    for (let i = 0; i < watching.length; i++) {
+      const w = watching[i]!;
+      reading.alert = w.alert;
+      reading.owner = w.owner;
+      const result = w.detect(reading, memory[i]);
+      if (result === UNCHANGED) continue;
+      memory[i] = result.next;
       if (result.events.length === 0) continue;
-      if (!inPeriod(alert, position.fixTime) || !inSchedule(alert, owner, position.fixTime) || !inZone(alert, inside(alert.userId))) continue;
+      const { alert, owner } = w;
+      if (!inPeriod(alert, position.fixTime) || !inSchedule(alert, owner, position.fixTime) || !inZone(alert, reading.inside())) continue;
       for (const d of result.events) found.push({ alert, event: eventInput(alert, rules, position, d), position });
     }
   }
-  return { found, state };
+
+  const state: RuleState = {};
+  watching.forEach((w, i) => {
+    if (memory[i] !== undefined) state[w.key] = memory[i];
+  });
+  if (fix !== undefined) state[FIX_KEY] = fix;
+  // A deleted alert's memory dropped is a change to store too.
+  if (!changed && stored && Object.keys(stored).length !== Object.keys(state).length) changed = true;
+  return { found, state, changed };
 }

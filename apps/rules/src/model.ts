@@ -1,5 +1,5 @@
 import { alertType, attributeKey, userClock, userUnits, type AlertTypeName, type UserClock, type UserUnits } from "@fleet/contracts";
-import type { AlertNotifications, CustomEventCondition, RuleRecords, Sensor, WatchingAlert } from "@fleet/db";
+import type { Alert, AlertNotifications, AlertWatch, CustomEventCondition, RuleRecords, Sensor } from "@fleet/db";
 import { GeofenceIndex, type GeofenceShape } from "@fleet/geo";
 import type { SensorDefinition } from "@fleet/sensors";
 
@@ -74,9 +74,15 @@ export interface DeviceRules {
   fuelSensor: SensorDefinition | undefined;
 }
 
+function push<K, V>(map: Map<K, V[]>, key: K, value: V): void {
+  const list = map.get(key);
+  if (list) list.push(value);
+  else map.set(key, [value]);
+}
+
 const isFuelLevel = (s: Sensor) => s.type === "fuel_tank" || s.type === "fuel_tank_calibration";
 
-function ruleAlert(a: WatchingAlert): RuleAlert {
+function ruleAlert(a: Alert, watch: AlertWatch): RuleAlert {
   const declared = new Set((alertType(a.type)?.attributes ?? []).map((d) => d.name));
   const attributes = Object.fromEntries(Object.entries(a.attributes).filter(([k, v]) => declared.has(k) && typeof v === "number")) as Record<string, number>;
   return {
@@ -91,61 +97,84 @@ function ruleAlert(a: WatchingAlert): RuleAlert {
     drivers: a.drivers,
     customEvents: a.eventsCustom,
     schedule: a.schedule ? a.schedules : null,
-    period: { fromMs: a.activeFrom?.getTime() ?? null, toMs: a.activeTo?.getTime() ?? null },
+    period: { fromMs: watch.activeFrom?.getTime() ?? null, toMs: watch.activeTo?.getTime() ?? null },
     notifications: a.notifications,
   };
 }
 
-/** Each device's rules, for the devices of `deviceIds`; a device no alert watches gets none (absent). */
+/** What the devices watched by the same alerts share: the records those alerts name, and each owner's geofence index. */
+type Named = Pick<DeviceRules, "geofences" | "geofenceIndex" | "customEvents">;
+
+function namedBy(alerts: readonly RuleAlert[], records: RuleRecords): Named {
+  // A referenced record counts only while it is its alert owner's.
+  const geofenceRows = new Map(records.geofences.map((g) => [g.id, g]));
+  const customRows = new Map(records.customEvents.map((c) => [c.id, c]));
+  const geofences = new Map<number, RuleGeofence>();
+  const customEvents = new Map<number, RuleCustomEvent>();
+  const byOwner = new Map<number, Set<number>>();
+  for (const a of alerts) {
+    const mine = byOwner.get(a.userId) ?? new Set<number>();
+    byOwner.set(a.userId, mine);
+    for (const id of [...a.geofences, ...a.zones]) {
+      const g = geofenceRows.get(id);
+      if (!g || g.userId !== a.userId) continue;
+      mine.add(id);
+      if (!geofences.has(id)) geofences.set(id, { id, name: g.name, shape: { type: g.type, coordinates: g.coordinates, center: g.center ?? null, radius: g.radius } });
+    }
+    for (const id of a.customEvents) {
+      const c = customRows.get(id);
+      if (c && c.userId === a.userId && !customEvents.has(id)) {
+        customEvents.set(id, { id, protocol: c.protocol, conditions: c.conditions.map((k) => ({ ...k, tag: attributeKey(k.tag) })), message: c.message, always: c.always });
+      }
+    }
+  }
+  const geofenceIndex = new Map<number, GeofenceIndex>();
+  for (const [userId, ids] of byOwner) geofenceIndex.set(userId, new GeofenceIndex([...ids].sort((x, y) => x - y).map((id) => ({ id, shape: geofences.get(id)!.shape }))));
+  return { geofences, geofenceIndex, customEvents };
+}
+
+/**
+ * Each device's rules, for the devices of `deviceIds`; a device no alert watches gets none
+ * (absent). Devices watched by the same alerts share one alert record per alert and period,
+ * and one geofence index per owner: a fleet's alerts usually watch all its devices, and an
+ * index over a thousand geofences is worth building once.
+ */
 export function buildDeviceRules(records: RuleRecords, deviceIds: readonly number[]): Map<number, DeviceRules> {
   const users = new Map<number, RuleUser>(
     records.users.map((u) => [u.id, { id: u.id, clock: userClock({ timezoneId: u.timezoneId, dst: u.dst }), units: userUnits(u), lang: u.lang }]),
   );
-  // A referenced record counts only while it is its alert owner's.
-  const geofences = new Map(records.geofences.map((g) => [g.id, g]));
-  const customEvents = new Map(records.customEvents.map((c) => [c.id, c]));
   const driversOf = new Map<number, RuleDriver[]>();
-  for (const d of records.drivers) driversOf.set(d.userId, [...(driversOf.get(d.userId) ?? []), { id: d.id, name: d.name, rfid: d.rfid.trim().toLowerCase() }]);
+  for (const d of records.drivers) push(driversOf, d.userId, { id: d.id, name: d.name, rfid: d.rfid.trim().toLowerCase() });
+  const alertRows = new Map(records.alerts.filter((a) => users.has(a.userId)).map((a) => [a.id, a]));
+  const devices = new Map(records.devices.map((d) => [d.id, d]));
+  const watchesOf = new Map<number, AlertWatch[]>();
+  for (const w of records.watches) if (alertRows.has(w.alertId)) push(watchesOf, w.deviceId, w);
+  const fuelSensors = new Map(records.sensors.filter(isFuelLevel).reverse().map((s) => [s.deviceId, s]));
 
+  const alertsOf = new Map<string, RuleAlert>();
+  const shared = new Map<string, Named>();
   const out = new Map<number, DeviceRules>();
   for (const deviceId of deviceIds) {
-    const device = records.devices.find((d) => d.id === deviceId);
-    const alerts = records.alerts.filter((a) => a.deviceId === deviceId && users.has(a.userId)).map(ruleAlert);
-    if (!device || alerts.length === 0) continue;
-
-    const ownGeofences = new Map<number, RuleGeofence>();
-    const ownCustom = new Map<number, RuleCustomEvent>();
-    for (const a of alerts) {
-      for (const id of [...a.geofences, ...a.zones]) {
-        const g = geofences.get(id);
-        if (g && g.userId === a.userId) ownGeofences.set(id, { id, name: g.name, shape: { type: g.type, coordinates: g.coordinates, center: g.center ?? null, radius: g.radius } });
-      }
-      for (const id of a.customEvents) {
-        const c = customEvents.get(id);
-        if (c && c.userId === a.userId) {
-          ownCustom.set(id, { id, protocol: c.protocol, conditions: c.conditions.map((k) => ({ ...k, tag: attributeKey(k.tag) })), message: c.message, always: c.always });
-        }
-      }
-    }
-    const geofenceIndex = new Map<number, GeofenceIndex>();
-    for (const userId of new Set(alerts.map((a) => a.userId))) {
-      const mine = alerts.filter((a) => a.userId === userId).flatMap((a) => [...a.geofences, ...a.zones]);
-      const shapes = [...new Set(mine)].flatMap((id) => {
-        const g = ownGeofences.get(id);
-        return g ? [{ id, shape: g.shape }] : [];
-      });
-      geofenceIndex.set(userId, new GeofenceIndex(shapes));
-    }
+    const device = devices.get(deviceId);
+    const watches = (watchesOf.get(deviceId) ?? []).sort((x, y) => x.alertId - y.alertId);
+    if (!device || watches.length === 0) continue;
+    const alerts = watches.map((w) => {
+      const key = `${w.alertId}:${w.activeFrom?.getTime() ?? ""}:${w.activeTo?.getTime() ?? ""}`;
+      let a = alertsOf.get(key);
+      if (!a) alertsOf.set(key, (a = ruleAlert(alertRows.get(w.alertId)!, w)));
+      return a;
+    });
+    const key = watches.map((w) => w.alertId).join(",");
+    let named = shared.get(key);
+    if (!named) shared.set(key, (named = namedBy(alerts, records)));
     out.set(deviceId, {
       deviceId,
       name: device.name,
       alerts,
       users,
-      geofences: ownGeofences,
-      geofenceIndex,
-      customEvents: ownCustom,
+      ...named,
       drivers: driversOf,
-      fuelSensor: records.sensors.find((s) => s.deviceId === deviceId && isFuelLevel(s)),
+      fuelSensor: fuelSensors.get(deviceId),
     });
   }
   return out;

@@ -1,13 +1,13 @@
 import { describe, expect, it } from "vitest";
-import type { RuleRecords, User, WatchingAlert } from "@fleet/db";
+import type { Alert, RuleRecords, User } from "@fleet/db";
 import { ruleBook } from "./rule-book.js";
 
 /** Records in which user 7 watches device 1 with an sos alert; device 2 has no alert. */
 function records(ids: readonly number[]): RuleRecords {
   const device = (id: number) => ({ id, name: `Truck ${id}` }) as RuleRecords["devices"][number];
-  const alert = { id: 1, userId: 7, name: "sos", type: "sos", active: true, attributes: {}, zone: 0, zones: [], geofences: [], drivers: [], eventsCustom: [], schedule: false, schedules: {}, notifications: {}, deviceId: 1 } as unknown as WatchingAlert;
+  const alert = { id: 1, userId: 7, name: "sos", type: "sos", active: true, attributes: {}, zone: 0, zones: [], geofences: [], drivers: [], eventsCustom: [], schedule: false, schedules: {}, notifications: {} } as unknown as Alert;
   const user = { id: 7, timezoneId: 0, dst: null, unitOfDistance: "km", unitOfAltitude: "mt", lang: "en" } as unknown as User;
-  return { devices: ids.map(device), sensors: [], alerts: ids.includes(1) ? [alert] : [], users: [user], geofences: [], customEvents: [], drivers: [] };
+  return { devices: ids.map(device), sensors: [], alerts: ids.includes(1) ? [alert] : [], watches: ids.includes(1) ? [{ alertId: 1, deviceId: 1, activeFrom: null, activeTo: null }] : [], users: [user], geofences: [], customEvents: [], drivers: [] };
 }
 
 function countingLoader() {

@@ -35,6 +35,8 @@ export interface RulesOptions {
   allowPrivate?: boolean;
   /** How often queued notifications are looked for. Default 1 s. */
   dispatchEveryMs?: number;
+  /** Where a new group starts on the positions topic: at the end (default: a new deployment does not replay old positions) or, for benches, the beginning. */
+  fromBeginning?: boolean;
   /** Overrides for tests that run several services or topics side by side. */
   topic?: string;
   noticesTopic?: string;
@@ -44,7 +46,7 @@ export interface RulesOptions {
 }
 
 export interface Rules {
-  /** Enriched positions handled since start. */
+  /** Enriched positions handled since start: their events recorded and their devices' rule state stored. */
   seen(): number;
   /** Events recorded since start (each once, whatever the replays). */
   recorded(): number;
@@ -87,10 +89,12 @@ export async function startRules(opts: RulesOptions): Promise<Rules> {
 
   async function handle(messages: readonly DeliveredMessage[]): Promise<Rejected[]> {
     const { values: positions, rejected } = decodeAll(messages, decodePosition);
-    counters.seen += positions.length;
     const devices = byDevice(positions);
     const rules = await book.of([...devices.values()].map((d) => d.seen));
-    if (rules.size === 0) return rejected;
+    if (rules.size === 0) {
+      counters.seen += positions.length;
+      return rejected;
+    }
 
     const ids = [...rules.keys()];
     const stored = await opts.live.getRuleStates(ids);
@@ -98,12 +102,13 @@ export async function startRules(opts: RulesOptions): Promise<Rules> {
     const states: RuleStateEntry[] = [];
     for (const id of ids) {
       const before = stored.get(id);
-      const { found: f, state } = evaluateDevice(rules.get(id)!, devices.get(id)!.positions, before);
-      found.push(...f);
-      if (JSON.stringify(state) !== JSON.stringify(before ?? {})) states.push({ deviceId: id, state });
+      const { found: f, state, changed } = evaluateDevice(rules.get(id)!, devices.get(id)!.positions, before);
+      for (const one of f) found.push(one);
+      if (changed) states.push({ deviceId: id, state });
     }
     await record(found, rules);
     if (states.length > 0) await opts.live.putRuleStates(states);
+    counters.seen += positions.length;
     return rejected;
   }
 
@@ -152,7 +157,7 @@ export async function startRules(opts: RulesOptions): Promise<Rules> {
   const consumer: BusConsumer = await opts.bus.consume({
     groupId,
     topic,
-    fromBeginning: false,
+    fromBeginning: opts.fromBeginning ?? false,
     partitionsConcurrently: opts.partitionsConcurrently ?? 4,
     handleBatch: deadLetters.handleBatch,
   });

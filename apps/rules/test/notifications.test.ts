@@ -85,7 +85,8 @@ describe.runIf(hasService("kafka") && hasService("postgres") && hasService("redi
     hookUrl = `http://127.0.0.1:${(hookServer.address() as AddressInfo).port}/hooks/fleet?token=s3cret`;
     userId = (await createUser(db.db, { email: "notify@test.local", password: "notify-secret-1", unitOfDistance: "mi" })).id;
     // Dispatch only when the test asks, so retries run on the test's clock.
-    rules = await startRules({ bus, db: db.db, live, logger: silent, topic, noticesTopic: kafka.topic("notices"), groupId: kafka.groupId("rules"), deadTopic: kafka.topic("dead"), commandsTopic: kafka.topic("commands"), mailer, allowPrivate: true, dispatchEveryMs: 3_600_000 });
+    // From the beginning of the test's own topic, so the first sends cannot race the group's start.
+    rules = await startRules({ bus, db: db.db, live, logger: silent, topic, fromBeginning: true, noticesTopic: kafka.topic("notices"), groupId: kafka.groupId("rules"), deadTopic: kafka.topic("dead"), commandsTopic: kafka.topic("commands"), mailer, allowPrivate: true, dispatchEveryMs: 3_600_000 });
   }, 120_000);
 
   afterAll(async () => {

@@ -29,7 +29,9 @@ describe.runIf(hasService("kafka") && hasService("postgres") && hasService("redi
   let userId: number;
   let deviceId: number;
 
-  const start = () => startRules({ bus, db: db.db, live, logger: silent, topic, noticesTopic, groupId, deadTopic: kafka.topic("dead") });
+  // From the beginning of the test's own topic: a new group starting at the end would race the
+  // first sends (Kafka resolves "the end" at the first fetch, after startRules has returned).
+  const start = () => startRules({ bus, db: db.db, live, logger: silent, topic, fromBeginning: true, noticesTopic, groupId, deadTopic: kafka.topic("dead") });
 
   const at = (i: number, over: Partial<EnrichedPosition>) => enrichedAt(i, { deviceId, uniqueId: "rules-imei-1", userIds: [userId], ...over });
   const send = (positions: readonly EnrichedPosition[]) => sendPositions(producer, topic, positions);

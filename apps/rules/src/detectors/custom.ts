@@ -1,6 +1,6 @@
 import type { Attributes, EnrichedPosition } from "@fleet/contracts";
 import type { CustomEventCondition } from "@fleet/db";
-import type { Detection, Detector } from "../detector.js";
+import { NO_EVENTS, UNCHANGED, type Detection, type Detector } from "../detector.js";
 import type { RuleCustomEvent } from "../model.js";
 
 export interface CustomMemory {
@@ -28,7 +28,8 @@ function asNumber(v: unknown): number | undefined {
 export function conditionHolds(attributes: Attributes, c: CustomEventCondition): boolean {
   const value = attributes[c.tag];
   if (value === undefined) return false;
-  const [a, b] = [asNumber(value), asNumber(c.tag_value)];
+  const a = asNumber(value);
+  const b = asNumber(c.tag_value);
   if (c.type === EQUALS) return a !== undefined && b !== undefined ? a === b : String(value).trim().toLowerCase() === c.tag_value.trim().toLowerCase();
   if (a === undefined || b === undefined) return false;
   if (c.type === GREATER) return a > b;
@@ -38,23 +39,35 @@ export function conditionHolds(attributes: Attributes, c: CustomEventCondition):
 
 /** A custom event matches a position of its protocol whose attributes meet all its conditions. */
 export function customMatches(e: RuleCustomEvent, position: EnrichedPosition): boolean {
-  if (e.protocol.toLowerCase() !== position.protocol.toLowerCase()) return false;
-  return e.conditions.length > 0 && e.conditions.every((c) => conditionHolds(position.attributes, c));
+  if (e.conditions.length === 0 || e.protocol.toLowerCase() !== position.protocol.toLowerCase()) return false;
+  for (const c of e.conditions) if (!conditionHolds(position.attributes, c)) return false;
+  return true;
 }
+
+function sameMembers(a: readonly number[], b: readonly number[]): boolean {
+  if (a.length !== b.length) return false;
+  for (const id of a) if (!b.includes(id)) return false;
+  return true;
+}
+
+const NONE: number[] = [];
 
 /**
  * custom: each of the alert's custom events fires when its conditions start to hold, or on
- * every matching position when it is `always`.
+ * every matching position when it is `always`. Whether a custom event matches a position is
+ * asked once per position, however many alerts name it.
  */
-export const custom: Detector<CustomMemory> = ({ position, alert, device }, previous) => {
-  const before = new Set(previous?.matched ?? []);
-  const matched: number[] = [];
-  const events: Detection[] = [];
+export const custom: Detector<CustomMemory> = ({ alert, device, matches }, previous) => {
+  let matched = NONE;
+  let events: Detection[] | undefined;
   for (const id of alert.customEvents) {
     const e = device.customEvents.get(id);
-    if (!e || !customMatches(e, position)) continue;
+    if (!e || !matches(e)) continue;
+    if (matched === NONE) matched = [];
     matched.push(id);
-    if (e.always || (previous !== undefined && !before.has(id))) events.push({ type: "custom", message: e.message, key: `custom:${id}` });
+    if (e.always || (previous !== undefined && !previous.matched.includes(id))) (events ??= []).push({ type: "custom", message: e.message, key: `custom:${id}` });
   }
-  return { events, next: { matched } };
+  const kept = previous !== undefined && sameMembers(matched, previous.matched);
+  if (kept && events === undefined) return UNCHANGED;
+  return { events: events ?? NO_EVENTS, next: kept ? previous : { matched } };
 };

@@ -1,5 +1,5 @@
 import { rfidOf } from "@fleet/contracts";
-import type { Detector } from "../detector.js";
+import { UNCHANGED, quiet, type Detector } from "../detector.js";
 
 export interface DriverMemory {
   /** The last card the device read; null before it read any. */
@@ -14,10 +14,11 @@ export interface DriverMemory {
  */
 export const driver: Detector<DriverMemory> = ({ position, alert, device }, previous) => {
   const card = rfidOf(position.attributes);
-  if (card === undefined) return { events: [], next: previous ?? { card: null } };
+  if (card === undefined) return previous === undefined ? quiet({ card: null }) : UNCHANGED;
+  if (previous?.card === card) return UNCHANGED;
   const next = { card };
-  if (previous === undefined || previous.card === card) return { events: [], next };
+  if (previous === undefined) return quiet(next);
   const known = (device.drivers.get(alert.userId) ?? []).find((d) => d.rfid !== "" && d.rfid === card);
-  if (alert.drivers.length > 0 && !(known && alert.drivers.includes(known.id))) return { events: [], next };
+  if (alert.drivers.length > 0 && !(known && alert.drivers.includes(known.id))) return quiet(next);
   return { events: [{ type: "driver", message: `Driver changed: ${known?.name ?? card}` }], next };
 };

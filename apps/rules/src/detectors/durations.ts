@@ -1,5 +1,5 @@
 import type { EnrichedPosition } from "@fleet/contracts";
-import type { Detector } from "../detector.js";
+import { UNCHANGED, quiet, type Detector } from "../detector.js";
 
 export interface SpellMemory {
   /** Fix time the condition began to hold; null while it does not. */
@@ -24,6 +24,8 @@ interface Spell {
 
 const MINUTE = 60_000;
 
+const NOT_HOLDING: SpellMemory = Object.freeze({ since: null, fired: false });
+
 /**
  * A condition that lasts: fires once per spell, when the spell has lasted the alert's
  * minutes, and not again until the condition broke and began again (the vendor's duration
@@ -33,11 +35,11 @@ const MINUTE = 60_000;
 function spellDetector(spell: Spell): Detector<SpellMemory> {
   return ({ position, alert }, previous) => {
     const minutes = alert.attributes[spell.type];
-    if (minutes === undefined) return { events: [], next: previous };
-    if (!spell.holds(position)) return { events: [], next: { since: null, fired: false } };
+    if (minutes === undefined) return UNCHANGED;
+    if (!spell.holds(position)) return previous?.since === null && !previous.fired ? UNCHANGED : quiet(NOT_HOLDING);
     const since = previous?.since ?? position.fixTime;
     const fired = previous?.since != null && previous.fired;
-    if (fired || position.fixTime - since < minutes * MINUTE) return { events: [], next: { since, fired } };
+    if (fired || position.fixTime - since < minutes * MINUTE) return previous?.since === since && previous.fired === fired ? UNCHANGED : quiet({ since, fired });
     return { events: [{ type: spell.type, message: spellMessage[spell.type](minutes), episode: since }], next: { since, fired: true } };
   };
 }

@@ -1,5 +1,4 @@
-import { readSensor } from "@fleet/sensors";
-import type { Detector } from "../detector.js";
+import { UNCHANGED, quiet, type Detector } from "../detector.js";
 import type { DeviceRules, RuleAlert } from "../model.js";
 
 export interface FuelMemory {
@@ -26,6 +25,11 @@ function thresholdOf(alert: RuleAlert, sensor: NonNullable<DeviceRules["fuelSens
   return sensorInGallons ? amount / LITRES_PER_GALLON : amount;
 }
 
+const shown = (change: number, sensor: NonNullable<DeviceRules["fuelSensor"]>) => {
+  const unit = sensor.unitOfMeasurement.trim();
+  return `${Math.round(Math.abs(change) * 10) / 10}${unit ? ` ${unit}` : ""}`;
+};
+
 /**
  * fuel_change: a fill (`state` 1) or a theft (2) of at least the alert's amount, read from the
  * device's fuel level sensor. While the device stands, the level is compared with the level
@@ -33,24 +37,22 @@ function thresholdOf(alert: RuleAlert, sensor: NonNullable<DeviceRules["fuelSens
  * stop; while it moves, with the position before, so what the engine burns along the way is
  * never mistaken for a theft (Traccar's FuelEventHandler compares consecutive positions).
  */
-export const fuelChange: Detector<FuelMemory> = ({ position, alert, device }, previous) => {
+export const fuelChange: Detector<FuelMemory> = ({ position, alert, device, fuelLevel }, previous) => {
   const sensor = device.fuelSensor;
   const threshold = sensor && thresholdOf(alert, sensor);
-  const { value } = sensor ? readSensor(sensor, { attributes: position.attributes, speedKmh: position.speedKmh, odometerKm: 0, engineSeconds: 0 }) : { value: null };
-  if (threshold === undefined || typeof value !== "number") return { events: [], next: previous };
-  const level = value;
+  const level = fuelLevel();
+  if (threshold === undefined || level === null) return UNCHANGED;
   const standing = !position.moving;
   const from = standing ? (previous?.standingFrom ?? previous?.level ?? level) : (previous?.level ?? level);
-  const next: FuelMemory = { level, standingFrom: standing ? from : null };
-  if (previous === undefined) return { events: [], next };
+  const standingFrom = standing ? from : null;
+  const next: FuelMemory = previous?.level === level && previous.standingFrom === standingFrom ? previous : { level, standingFrom };
+  if (previous === undefined) return quiet(next);
   const change = level - from;
-  const unit = sensor!.unitOfMeasurement.trim();
-  const shown = (n: number) => `${Math.round(Math.abs(n) * 10) / 10}${unit ? ` ${unit}` : ""}`;
   if (alert.attributes.state === FILL && change >= threshold) {
-    return { events: [{ type: "fuel_fill", message: `Fuel filled: ${shown(change)}` }], next: { level, standingFrom: standing ? level : null } };
+    return { events: [{ type: "fuel_fill", message: `Fuel filled: ${shown(change, sensor!)}` }], next: { level, standingFrom: standing ? level : null } };
   }
   if (alert.attributes.state === THEFT && -change >= threshold) {
-    return { events: [{ type: "fuel_theft", message: `Fuel dropped: ${shown(change)}` }], next: { level, standingFrom: standing ? level : null } };
+    return { events: [{ type: "fuel_theft", message: `Fuel dropped: ${shown(change, sensor!)}` }], next: { level, standingFrom: standing ? level : null } };
   }
-  return { events: [], next };
+  return quiet(next, previous);
 };

@@ -1,25 +1,11 @@
-import type { Detection, Detector } from "../detector.js";
+import { NO_EVENTS, UNCHANGED, quiet, type Detection, type Detector } from "../detector.js";
 import type { RuleAlert } from "../model.js";
 
 export interface GeofenceMemory {
   /** The alert's geofences that held the previous position, ascending. */
   inside: number[];
-  /** That position's fix time (absent in memory written before it was kept). */
-  at?: number;
 }
 
-/**
- * Faster than any vehicle: a fix that implies it, measured from the fix before it, is a GPS
- * jump, and the fix after a jump implies it too on the way back. Neither moves the device in
- * or out of a geofence, so a jump out and back reports nothing.
- */
-const JUMP_KMH = 500;
-
-/**
- * geofence_in, geofence_out, geofence_inout: an event on each crossing of one of the alert's
- * geofences, never on positions that stay in or out (Traccar's GeofenceEventHandler: the set
- * difference between this position's geofences and the previous one's).
- */
 /** Each alert's geofences as a set, made once per alert record: an alert may name a thousand of them, a position lies in few. */
 const geofenceSets = new WeakMap<RuleAlert, ReadonlySet<number>>();
 function geofencesOf(alert: RuleAlert): ReadonlySet<number> {
@@ -28,25 +14,44 @@ function geofencesOf(alert: RuleAlert): ReadonlySet<number> {
   return set;
 }
 
-export const geofence: Detector<GeofenceMemory> = ({ position, alert, device, inside }, previous) => {
-  if (previous?.at !== undefined && position.fixTime > previous.at && (position.distanceKm / (position.fixTime - previous.at)) * 3_600_000 > JUMP_KMH) {
-    return { events: [], next: { inside: previous.inside, at: position.fixTime } };
-  }
+/** Shared by every memory of a device outside all its alert's geofences; never added to. */
+const NOWHERE: number[] = [];
+
+function sameIds(a: readonly number[], b: readonly number[]): boolean {
+  if (a.length !== b.length) return false;
+  for (let i = 0; i < a.length; i++) if (a[i] !== b[i]) return false;
+  return true;
+}
+
+/**
+ * geofence_in, geofence_out, geofence_inout: an event on each crossing of one of the alert's
+ * geofences, never on positions that stay in or out (Traccar's GeofenceEventHandler: the set
+ * difference between this position's geofences and the previous one's). A GPS jump moves the
+ * device in or out of nothing, so a jump out and back reports nothing.
+ */
+export const geofence: Detector<GeofenceMemory> = ({ alert, device, inside, jump }, previous) => {
+  if (jump) return UNCHANGED;
+  const here = inside();
+  // Most positions lie in none of the owner's geofences: nothing to look up then.
+  if (here.size === 0 && previous !== undefined && previous.inside.length === 0) return UNCHANGED;
   const named = geofencesOf(alert);
   // The index answers in ascending id order, so `now` is ascending too.
-  const now = [...inside()].filter((id) => named.has(id));
-  const next = { inside: now, at: position.fixTime };
-  if (previous === undefined) return { events: [], next };
-  const before = new Set(previous.inside);
-  const after = new Set(now);
+  let now = NOWHERE;
+  for (const id of here) {
+    if (!named.has(id)) continue;
+    if (now === NOWHERE) now = [];
+    now.push(id);
+  }
+  if (previous === undefined) return quiet({ inside: now });
+  if (sameIds(now, previous.inside)) return UNCHANGED;
   const name = (id: number) => device.geofences.get(id)?.name ?? `#${id}`;
   const events: Detection[] = [];
   if (alert.type !== "geofence_out") {
-    for (const id of now) if (!before.has(id)) events.push({ type: "geofence_in", message: `Entered ${name(id)}`, geofenceId: id, key: `in:${id}` });
+    for (const id of now) if (!previous.inside.includes(id)) events.push({ type: "geofence_in", message: `Entered ${name(id)}`, geofenceId: id, key: `in:${id}` });
   }
   if (alert.type !== "geofence_in") {
     // Only geofences the alert still names: one removed from it is not left.
-    for (const id of previous.inside) if (!after.has(id) && named.has(id)) events.push({ type: "geofence_out", message: `Left ${name(id)}`, geofenceId: id, key: `out:${id}` });
+    for (const id of previous.inside) if (!now.includes(id) && named.has(id)) events.push({ type: "geofence_out", message: `Left ${name(id)}`, geofenceId: id, key: `out:${id}` });
   }
-  return { events, next };
+  return { events: events.length === 0 ? NO_EVENTS : events, next: { inside: now } };
 };

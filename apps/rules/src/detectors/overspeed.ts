@@ -1,9 +1,11 @@
-import type { Detector } from "../detector.js";
-import { quiet } from "../detector.js";
+import { UNCHANGED, quiet, type Detector } from "../detector.js";
 
 export interface OverspeedMemory {
   over: boolean;
 }
+
+const OVER: OverspeedMemory = Object.freeze({ over: true });
+const UNDER: OverspeedMemory = Object.freeze({ over: false });
 
 /**
  * overspeed: speed above the alert's limit (km/h), on the rising edge only; the episode ends
@@ -12,10 +14,11 @@ export interface OverspeedMemory {
  */
 export const overspeed: Detector<OverspeedMemory> = ({ position, alert, owner }, previous) => {
   const limit = alert.attributes.overspeed;
-  if (limit === undefined) return quiet(previous);
+  if (limit === undefined) return UNCHANGED;
   const over = position.speedKmh > limit;
-  if (!over || previous === undefined || previous.over) return quiet({ over });
+  if (previous !== undefined && previous.over === over) return UNCHANGED;
+  if (!over || previous === undefined) return quiet(over ? OVER : UNDER);
   const { units } = owner;
   const shown = (kmh: number) => `${Math.round(units.speed(kmh))} ${units.speedUnit}`;
-  return { events: [{ type: "overspeed", message: `Overspeed: ${shown(position.speedKmh)} (limit ${shown(limit)})` }], next: { over } };
+  return { events: [{ type: "overspeed", message: `Overspeed: ${shown(position.speedKmh)} (limit ${shown(limit)})` }], next: OVER };
 };

@@ -1,5 +1,5 @@
 import type { Attributes } from "@fleet/contracts";
-import type { Detector } from "../detector.js";
+import { UNCHANGED, quiet, type Detector } from "../detector.js";
 
 export interface SosMemory {
   on: boolean;
@@ -18,8 +18,12 @@ export function reportsSos(attributes: Attributes): boolean {
  * (Traccar drops repeats of the previous position's alarms). Unlike the other detectors it
  * fires on first sight: a missed SOS costs more than a repeated one.
  */
+const ON: SosMemory = Object.freeze({ on: true });
+const OFF: SosMemory = Object.freeze({ on: false });
+
 export const sos: Detector<SosMemory> = ({ position }, previous) => {
   const on = reportsSos(position.attributes);
-  if (!on || previous?.on) return { events: [], next: { on } };
-  return { events: [{ type: "sos", message: "SOS" }], next: { on } };
+  if (previous !== undefined && previous.on === on) return UNCHANGED;
+  if (!on) return quiet(OFF);
+  return { events: [{ type: "sos", message: "SOS" }], next: ON };
 };

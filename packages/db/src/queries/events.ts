@@ -1,5 +1,5 @@
 import type { EventTypeName } from "@fleet/contracts";
-import { and, asc, count, desc, eq, gte, ilike, inArray, isNotNull, lt, or, type SQL } from "drizzle-orm";
+import { and, asc, count, desc, eq, getTableColumns, gte, ilike, inArray, isNotNull, lt, or, sql, type SQL } from "drizzle-orm";
 import type { Db, Queryable } from "../client.js";
 import { announceEvents, type RecordedEvents } from "../device-changes.js";
 import type { Page } from "../owned.js";
@@ -31,8 +31,47 @@ export interface EventInput {
   dedupeKey: string;
 }
 
-// A statement takes at most 65,535 parameters, and an event row 17 of them.
-const ROWS_PER_INSERT = 1000;
+/** How json_to_recordset reads the written columns of an event row. */
+const WRITTEN_TYPES: Record<string, string> = {
+  user_id: "int",
+  device_id: "int",
+  alert_id: "int",
+  geofence_id: "int",
+  position_id: "bigint",
+  type: "text",
+  message: "text",
+  latitude: "float8",
+  longitude: "float8",
+  speed: "float8",
+  altitude: "float8",
+  course: "float8",
+  power: "float8",
+  address: "text",
+  time: "timestamptz",
+  dedupe_key: "text",
+};
+const columnsByKey = Object.entries(getTableColumns(events));
+const written = columnsByKey.filter(([, c]) => c.name in WRITTEN_TYPES);
+const writtenNames = sql.raw(written.map(([, c]) => `"${c.name}"`).join(", "));
+const writtenTypes = sql.raw(written.map(([, c]) => `"${c.name}" ${WRITTEN_TYPES[c.name]}`).join(", "));
+
+/**
+ * Inserts the rows whose (user, key) is new; returns them as stored. The rows go as one JSON
+ * parameter rather than sixteen parameters each: building a statement of thousands of
+ * parameters cost the rules service more CPU than finding the events did.
+ */
+async function insertNew(tx: Queryable, rows: readonly (typeof events.$inferInsert)[]): Promise<EventRow[]> {
+  const json = JSON.stringify(rows.map((r) => Object.fromEntries(written.map(([key, c]) => [c.name, r[key as keyof typeof r] ?? null]))));
+  const result = await tx.execute(sql`
+    insert into ${events} (${writtenNames})
+    select ${writtenNames} from json_to_recordset(${json}::json) as x(${writtenTypes})
+    on conflict ("user_id", "dedupe_key") do nothing
+    returning *`);
+  // Both drivers answer with `rows` by column name; each column maps its value as a drizzle query would.
+  return (result as unknown as { rows: Record<string, unknown>[] }).rows.map(
+    (raw) => Object.fromEntries(columnsByKey.map(([key, c]) => [key, raw[c.name] === null || raw[c.name] === undefined ? null : c.mapFromDriverValue(raw[c.name])])) as EventRow,
+  );
+}
 
 /**
  * Records events, each once per (user, dedupe key), in one transaction, and returns the
@@ -49,10 +88,7 @@ export async function recordEvents(db: Db, input: readonly EventInput[], notific
   const inserted = await db.transaction(async (tx) => {
     const seen = await seenPairs(tx, input);
     const rows = input.filter((e) => seen.has(pair(e.userId, e.deviceId))).map(values);
-    const out: EventRow[] = [];
-    for (let i = 0; i < rows.length; i += ROWS_PER_INSERT) {
-      out.push(...(await tx.insert(events).values(rows.slice(i, i + ROWS_PER_INSERT)).onConflictDoNothing({ target: [events.userId, events.dedupeKey] }).returning()));
-    }
+    const out = rows.length === 0 ? [] : await insertNew(tx, rows);
     // Only the events this call inserted get notifications: a key seen before was notified then.
     if (notificationsOf) await queueNotifications(tx, out, input, notificationsOf);
     return out;

@@ -18,16 +18,19 @@ import { isUserUsable } from "./users.js";
  */
 
 /**
- * An active alert watching one of the devices, with the period in which it applies to that
+ * An active alert watching one of the devices, and the period in which it applies to that
  * device (set by time_period): positions from `activeFrom` (inclusive) until `activeTo`
  * (exclusive) count; null is no bound on that side.
  */
-export type WatchingAlert = Alert & AlertPeriod & { deviceId: number };
+export type AlertWatch = AlertPeriod & { alertId: number; deviceId: number };
 
 export interface RuleRecords {
   devices: Device[];
   sensors: Sensor[];
-  alerts: WatchingAlert[];
+  /** The active alerts watching the devices, each once however many of the devices it watches. */
+  alerts: Alert[];
+  /** Which of the devices each alert watches, and when. */
+  watches: AlertWatch[];
   users: User[];
   /** The active geofences the alerts name (as geofences or zones), of the alerts' users. */
   geofences: Geofence[];
@@ -36,33 +39,38 @@ export interface RuleRecords {
   drivers: Driver[];
 }
 
-const EMPTY: RuleRecords = { devices: [], sensors: [], alerts: [], users: [], geofences: [], customEvents: [], drivers: [] };
+const EMPTY: RuleRecords = { devices: [], sensors: [], alerts: [], watches: [], users: [], geofences: [], customEvents: [], drivers: [] };
 
 export async function loadRuleRecords(q: Queryable, deviceIds: readonly number[]): Promise<RuleRecords> {
   const ids = [...new Set(deviceIds)];
   if (ids.length === 0) return EMPTY;
-  const watching = await q
-    .select({ alert: alerts, deviceId: alertDevices.deviceId, activeFrom: alertDevices.activeFrom, activeTo: alertDevices.activeTo })
+  // The pairs first, the alerts' rows once each after: an alert watching a hundred devices is one row, not a hundred.
+  const pairs = await q
+    .select({ alertId: alertDevices.alertId, userId: alerts.userId, deviceId: alertDevices.deviceId, activeFrom: alertDevices.activeFrom, activeTo: alertDevices.activeTo })
     .from(alertDevices)
     .innerJoin(alerts, eq(alerts.id, alertDevices.alertId))
     // The alert's owner must still see the device: an unshared device keeps its alert_devices rows.
     .innerJoin(userDevices, and(eq(userDevices.userId, alerts.userId), eq(userDevices.deviceId, alertDevices.deviceId)))
     .where(and(inArray(alertDevices.deviceId, ids), eq(alerts.active, true)));
-  if (watching.length === 0) return { ...EMPTY };
+  if (pairs.length === 0) return { ...EMPTY };
 
-  const userIds = [...new Set(watching.map((w) => w.alert.userId))];
-  const [owners, deviceRows, sensorRows] = await Promise.all([
+  const userIds = [...new Set(pairs.map((w) => w.userId))];
+  const alertIds = [...new Set(pairs.map((w) => w.alertId))];
+  const [owners, deviceRows, sensorRows, alertRows] = await Promise.all([
     q.select().from(users).where(inArray(users.id, userIds)),
     q.select().from(devices).where(and(inArray(devices.id, ids), eq(devices.deleted, false))),
     q.select().from(sensors).where(inArray(sensors.deviceId, ids)),
+    q.select().from(alerts).where(and(inArray(alerts.id, alertIds), eq(alerts.active, true))),
   ]);
   const usable = new Set(owners.filter((u) => isUserUsable(u)).map((u) => u.id));
   const live = new Set(deviceRows.map((d) => d.id));
-  const alertRows = watching.filter((w) => usable.has(w.alert.userId) && live.has(w.deviceId)).map((w) => ({ ...w.alert, deviceId: w.deviceId, activeFrom: w.activeFrom, activeTo: w.activeTo }));
+  const watching = alertRows.filter((a) => usable.has(a.userId));
+  const kept = new Set(watching.map((a) => a.id));
+  const watches = pairs.filter((w) => kept.has(w.alertId) && live.has(w.deviceId)).map(({ alertId, deviceId, activeFrom, activeTo }) => ({ alertId, deviceId, activeFrom, activeTo }));
 
-  const geofenceIds = new Set(alertRows.flatMap((a) => [...a.geofences, ...a.zones]));
-  const customIds = new Set(alertRows.flatMap((a) => a.eventsCustom));
-  const driverUsers = [...new Set(alertRows.filter((a) => a.type === "driver").map((a) => a.userId))];
+  const geofenceIds = new Set(watching.flatMap((a) => [...a.geofences, ...a.zones]));
+  const customIds = new Set(watching.flatMap((a) => a.eventsCustom));
+  const driverUsers = [...new Set(watching.filter((a) => a.type === "driver").map((a) => a.userId))];
   const [geofenceRows, customRows, driverRows] = await Promise.all([
     geofenceIds.size === 0 ? [] : q.select().from(geofences).where(and(inArray(geofences.id, [...geofenceIds]), eq(geofences.active, true))),
     customIds.size === 0 ? [] : q.select().from(customEvents).where(inArray(customEvents.id, [...customIds])),
@@ -71,7 +79,8 @@ export async function loadRuleRecords(q: Queryable, deviceIds: readonly number[]
   return {
     devices: deviceRows,
     sensors: sensorRows,
-    alerts: alertRows,
+    alerts: watching,
+    watches,
     users: owners.filter((u) => usable.has(u.id)),
     geofences: geofenceRows,
     customEvents: customRows,
