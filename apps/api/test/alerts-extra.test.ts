@@ -16,7 +16,7 @@ import {
   GeoCreatedSchema,
   UTC_TIMEZONE_ID,
 } from "@fleet/contracts";
-import { loadRuleRecords, recordEvents, schema } from "@fleet/db";
+import { loadDeviceRuleRecords, recordEvents, schema } from "@fleet/db";
 import { describeApi, failure, invalid, liveState, ok, type ApiHarness, type TestUser } from "./fixture.js";
 
 const UTC_PLUS_2 = UTC_TIMEZONE_ID + 8;
@@ -169,7 +169,7 @@ describeApi("alert lookups and device alerts", (h) => {
       // date_to, a date alone, takes in the whole day: the stored end is the next day's start, exclusive.
       expect(await periodRow(h, alert, device)).toMatchObject({ activeFrom: new Date("2030-01-01T06:00:00Z"), activeTo: new Date("2030-06-30T22:00:00Z") });
       expect((await deviceAlerts(h, user, device)).data[0]).toMatchObject({ date_from: "2030-01-01 08:00:00", date_to: "2030-06-30 23:59:59" });
-      const [watching] = (await loadRuleRecords(h.db, [device])).watches;
+      const [watching] = (await loadDeviceRuleRecords(h.db, [device])).watches;
       expect(watching).toMatchObject({ alertId: alert, deviceId: device, activeFrom: new Date("2030-01-01T06:00:00Z"), activeTo: new Date("2030-06-30T22:00:00Z") });
 
       // The body replaces the period, as the vendor's does: a bound left out is none.
@@ -177,7 +177,7 @@ describeApi("alert lookups and device alerts", (h) => {
       expect((await deviceAlerts(h, user, device)).data[0]).toMatchObject({ date_from: null, date_to: "2030-02-01 14:00:00" });
       ok(await setPeriod(h, user, device, alert, { date_from: null, date_to: "" }), AlertOkResponseSchema);
       expect((await deviceAlerts(h, user, device)).data[0]).toMatchObject({ date_from: null, date_to: null });
-      expect((await loadRuleRecords(h.db, [device])).watches[0]).toMatchObject({ activeFrom: null, activeTo: null });
+      expect((await loadDeviceRuleRecords(h.db, [device])).watches[0]).toMatchObject({ activeFrom: null, activeTo: null });
     });
 
     it("keeps a device's period through edits of the alert that keep the device", async () => {

@@ -1,11 +1,12 @@
 import { alertType, attributeKey, userClock, userUnits, type AlertTypeName, type UserClock, type UserUnits } from "@fleet/contracts";
-import type { Alert, AlertNotifications, AlertWatch, CustomEventCondition, RuleRecords, Sensor } from "@fleet/db";
+import type { Alert, AlertNotifications, AlertWatch, CustomEventCondition, Sensor, UserRuleRecords } from "@fleet/db";
 import { GeofenceIndex, type GeofenceShape } from "@fleet/geo";
 import type { SensorDefinition } from "@fleet/sensors";
 
 /*
- * The rule book's records, as detectors read them: built once per device from what
- * @fleet/db's loadRuleRecords read, then kept until a rules.changed notice drops them.
+ * The rule book's records, as detectors read them: built once per user and per device from
+ * what @fleet/db's loadUserRuleRecords and loadDeviceRuleRecords read, then kept until a
+ * rules.changed notice drops them.
  */
 
 /** The owner of an alert: whose clock its schedule follows and whose units its messages use. */
@@ -74,13 +75,49 @@ export interface DeviceRules {
   fuelSensor: SensorDefinition | undefined;
 }
 
-function push<K, V>(map: Map<K, V[]>, key: K, value: V): void {
-  const list = map.get(key);
-  if (list) list.push(value);
-  else map.set(key, [value]);
+const isFuelLevel = (s: Sensor) => s.type === "fuel_tank" || s.type === "fuel_tank_calibration";
+
+/** What one user's alerts need, shared by every device they watch: read once per user, not per device. */
+export interface UserRules {
+  user: RuleUser;
+  /** The user's active alerts by id, as stored. */
+  alerts: ReadonlyMap<number, Alert>;
+  geofences: ReadonlyMap<number, RuleGeofence>;
+  /** Over every geofence the user's alerts name. */
+  geofenceIndex: GeofenceIndex;
+  customEvents: ReadonlyMap<number, RuleCustomEvent>;
+  drivers: readonly RuleDriver[];
+  /** Each alert as a device's rules hold it, by alert and period: devices with the same period share one. */
+  readonly periods: Map<string, RuleAlert>;
 }
 
-const isFuelLevel = (s: Sensor) => s.type === "fuel_tank" || s.type === "fuel_tank_calibration";
+/** Each user's rules, for the users the records hold (usable users only). */
+export function buildUserRules(records: UserRuleRecords): Map<number, UserRules> {
+  const out = new Map<number, UserRules>();
+  for (const u of records.users) {
+    const alerts = new Map(records.alerts.filter((a) => a.userId === u.id).map((a) => [a.id, a]));
+    const named = new Set([...alerts.values()].flatMap((a) => [...a.geofences, ...a.zones]));
+    const geofences = new Map<number, RuleGeofence>();
+    // A referenced record counts only while it is the alert owner's.
+    for (const g of records.geofences) {
+      if (g.userId === u.id && named.has(g.id)) geofences.set(g.id, { id: g.id, name: g.name, shape: { type: g.type, coordinates: g.coordinates, center: g.center ?? null, radius: g.radius } });
+    }
+    const customEvents = new Map<number, RuleCustomEvent>();
+    for (const c of records.customEvents) {
+      if (c.userId === u.id) customEvents.set(c.id, { id: c.id, protocol: c.protocol, conditions: c.conditions.map((k) => ({ ...k, tag: attributeKey(k.tag) })), message: c.message, always: c.always });
+    }
+    out.set(u.id, {
+      user: { id: u.id, clock: userClock({ timezoneId: u.timezoneId, dst: u.dst }), units: userUnits(u), lang: u.lang },
+      alerts,
+      geofences,
+      geofenceIndex: new GeofenceIndex([...geofences.values()].sort((x, y) => x.id - y.id).map((g) => ({ id: g.id, shape: g.shape }))),
+      customEvents,
+      drivers: records.drivers.filter((d) => d.userId === u.id).map((d) => ({ id: d.id, name: d.name, rfid: d.rfid.trim().toLowerCase() })),
+      periods: new Map(),
+    });
+  }
+  return out;
+}
 
 function ruleAlert(a: Alert, watch: AlertWatch): RuleAlert {
   const declared = new Set((alertType(a.type)?.attributes ?? []).map((d) => d.name));
@@ -102,80 +139,39 @@ function ruleAlert(a: Alert, watch: AlertWatch): RuleAlert {
   };
 }
 
-/** What the devices watched by the same alerts share: the records those alerts name, and each owner's geofence index. */
-type Named = Pick<DeviceRules, "geofences" | "geofenceIndex" | "customEvents">;
-
-function namedBy(alerts: readonly RuleAlert[], records: RuleRecords): Named {
-  // A referenced record counts only while it is its alert owner's.
-  const geofenceRows = new Map(records.geofences.map((g) => [g.id, g]));
-  const customRows = new Map(records.customEvents.map((c) => [c.id, c]));
-  const geofences = new Map<number, RuleGeofence>();
-  const customEvents = new Map<number, RuleCustomEvent>();
-  const byOwner = new Map<number, Set<number>>();
-  for (const a of alerts) {
-    const mine = byOwner.get(a.userId) ?? new Set<number>();
-    byOwner.set(a.userId, mine);
-    for (const id of [...a.geofences, ...a.zones]) {
-      const g = geofenceRows.get(id);
-      if (!g || g.userId !== a.userId) continue;
-      mine.add(id);
-      if (!geofences.has(id)) geofences.set(id, { id, name: g.name, shape: { type: g.type, coordinates: g.coordinates, center: g.center ?? null, radius: g.radius } });
-    }
-    for (const id of a.customEvents) {
-      const c = customRows.get(id);
-      if (c && c.userId === a.userId && !customEvents.has(id)) {
-        customEvents.set(id, { id, protocol: c.protocol, conditions: c.conditions.map((k) => ({ ...k, tag: attributeKey(k.tag) })), message: c.message, always: c.always });
-      }
-    }
-  }
-  const geofenceIndex = new Map<number, GeofenceIndex>();
-  for (const [userId, ids] of byOwner) geofenceIndex.set(userId, new GeofenceIndex([...ids].sort((x, y) => x - y).map((id) => ({ id, shape: geofences.get(id)!.shape }))));
-  return { geofences, geofenceIndex, customEvents };
+function union<K, V>(maps: readonly ReadonlyMap<K, V>[]): ReadonlyMap<K, V> {
+  return maps.length === 1 ? maps[0]! : new Map(maps.flatMap((m) => [...m]));
 }
 
 /**
- * Each device's rules, for the devices of `deviceIds`; a device no alert watches gets none
- * (absent). Devices watched by the same alerts share one alert record per alert and period,
- * and one geofence index per owner: a fleet's alerts usually watch all its devices, and an
- * index over a thousand geofences is worth building once.
+ * A device's rules from its watches and its alerts' owners' rules; null when none of the
+ * alerts watching it is an active alert of a usable owner. A device on one account (the usual
+ * case) shares that account's geofences, index and custom events rather than copying them.
  */
-export function buildDeviceRules(records: RuleRecords, deviceIds: readonly number[]): Map<number, DeviceRules> {
-  const users = new Map<number, RuleUser>(
-    records.users.map((u) => [u.id, { id: u.id, clock: userClock({ timezoneId: u.timezoneId, dst: u.dst }), units: userUnits(u), lang: u.lang }]),
-  );
-  const driversOf = new Map<number, RuleDriver[]>();
-  for (const d of records.drivers) push(driversOf, d.userId, { id: d.id, name: d.name, rfid: d.rfid.trim().toLowerCase() });
-  const alertRows = new Map(records.alerts.filter((a) => users.has(a.userId)).map((a) => [a.id, a]));
-  const devices = new Map(records.devices.map((d) => [d.id, d]));
-  const watchesOf = new Map<number, AlertWatch[]>();
-  for (const w of records.watches) if (alertRows.has(w.alertId)) push(watchesOf, w.deviceId, w);
-  const fuelSensors = new Map(records.sensors.filter(isFuelLevel).reverse().map((s) => [s.deviceId, s]));
-
-  const alertsOf = new Map<string, RuleAlert>();
-  const shared = new Map<string, Named>();
-  const out = new Map<number, DeviceRules>();
-  for (const deviceId of deviceIds) {
-    const device = devices.get(deviceId);
-    const watches = (watchesOf.get(deviceId) ?? []).sort((x, y) => x.alertId - y.alertId);
-    if (!device || watches.length === 0) continue;
-    const alerts = watches.map((w) => {
-      const key = `${w.alertId}:${w.activeFrom?.getTime() ?? ""}:${w.activeTo?.getTime() ?? ""}`;
-      let a = alertsOf.get(key);
-      if (!a) alertsOf.set(key, (a = ruleAlert(alertRows.get(w.alertId)!, w)));
-      return a;
-    });
-    const key = watches.map((w) => w.alertId).join(",");
-    let named = shared.get(key);
-    if (!named) shared.set(key, (named = namedBy(alerts, records)));
-    out.set(deviceId, {
-      deviceId,
-      name: device.name,
-      alerts,
-      users,
-      ...named,
-      drivers: driversOf,
-      fuelSensor: fuelSensors.get(deviceId),
-    });
+export function rulesOfDevice(device: { id: number; name: string }, watches: readonly AlertWatch[], sensors: readonly Sensor[], owners: ReadonlyMap<number, UserRules>): DeviceRules | null {
+  const alerts: RuleAlert[] = [];
+  const mine = new Map<number, UserRules>();
+  for (const w of [...watches].sort((x, y) => x.alertId - y.alertId)) {
+    const owner = owners.get(w.userId);
+    const row = owner?.alerts.get(w.alertId);
+    if (!owner || !row) continue;
+    const key = `${w.alertId}:${w.activeFrom?.getTime() ?? ""}:${w.activeTo?.getTime() ?? ""}`;
+    let alert = owner.periods.get(key);
+    if (!alert) owner.periods.set(key, (alert = ruleAlert(row, w)));
+    alerts.push(alert);
+    mine.set(owner.user.id, owner);
   }
-  return out;
+  if (alerts.length === 0) return null;
+  const rules = [...mine.values()];
+  return {
+    deviceId: device.id,
+    name: device.name,
+    alerts,
+    users: new Map(rules.map((r) => [r.user.id, r.user])),
+    geofences: union(rules.map((r) => r.geofences)),
+    geofenceIndex: new Map(rules.map((r) => [r.user.id, r.geofenceIndex])),
+    customEvents: union(rules.map((r) => r.customEvents)),
+    drivers: new Map(rules.map((r) => [r.user.id, r.drivers])),
+    fuelSensor: sensors.find((s) => s.deviceId === device.id && isFuelLevel(s)),
+  };
 }

@@ -1,7 +1,7 @@
 import { randomUUID } from "node:crypto";
 import { PermanentError, decodeAll, jsonMessages, sendWithin, withDeadLetters, type Bus, type BusConsumer, type BusProducer, type DeliveredMessage, type Rejected } from "@fleet/bus";
 import { ConsumerGroups, EnrichedPositionSchema, RulesChangedSchema, Topics, type EnrichedPosition } from "@fleet/contracts";
-import { findUserById, loadRuleRecords, onEventsRecorded, recordEvents, type Db, type EventNotification } from "@fleet/db";
+import { findUserById, loadDeviceRuleRecords, loadUserRuleRecords, onEventsRecorded, recordEvents, type Db, type EventNotification } from "@fleet/db";
 import type { Mailer } from "@fleet/mail";
 import type { LiveStore, RuleStateEntry } from "@fleet/live";
 import { evaluateDevice, type Found } from "./evaluate.js";
@@ -83,7 +83,10 @@ function byDevice(positions: readonly EnrichedPosition[]): Map<number, { seen: S
  */
 export async function startRules(opts: RulesOptions): Promise<Rules> {
   const counters = { seen: 0, recorded: 0 };
-  const book: RuleBook = ruleBook((ids) => loadRuleRecords(opts.db, ids), { maxAgeMs: opts.rulesMaxAgeMs });
+  const book: RuleBook = ruleBook(
+    { devices: (ids) => loadDeviceRuleRecords(opts.db, ids), users: (ids) => loadUserRuleRecords(opts.db, ids) },
+    { maxAgeMs: opts.rulesMaxAgeMs },
+  );
   // Recorded events reach the next get_devices_latest poll through the live store's event index.
   onEventsRecorded(opts.db, (recorded) => opts.live.markEvents(recorded));
 
