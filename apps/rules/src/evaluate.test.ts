@@ -58,6 +58,21 @@ describe("overspeed", () => {
   });
 });
 
+describe("a batch run again", () => {
+  it("finds nothing and changes nothing when its state was already stored (a crash before the offset commit)", () => {
+    const rules = deviceRules([alert({ id: 1, type: "overspeed", attributes: { overspeed: 90 } }), alert({ id: 2, type: "geofence_inout", geofences: [3] })], { geofences: [square(3, "Depot", 54.7, 25.3)] });
+    const batch = track(4, 10_000, (i) => ({ speedKmh: [50, 100, 50, 100][i]!, ...(i >= 2 ? { latitude: 54.7, longitude: 25.3 } : {}) }));
+    const before = evaluateDevice(rules, [position({ fixTime: T0 - 10_000, speedKmh: 50 })], undefined).state;
+    const first = evaluateDevice(rules, batch, before);
+    expect(first.found.map((f) => f.event.type)).toEqual(["overspeed", "geofence_in", "overspeed"]);
+    const again = evaluateDevice(rules, batch, JSON.parse(JSON.stringify(first.state)) as RuleState);
+    expect(again.found).toEqual([]);
+    expect(again.changed).toBe(false);
+    // From the state before it, the same batch finds the same events, which record nothing new (same keys).
+    expect(evaluateDevice(rules, batch, before).found.map((f) => f.event.dedupeKey)).toEqual(first.found.map((f) => f.event.dedupeKey));
+  });
+});
+
 describe("a device on two users' accounts", () => {
   it("runs each user's alerts on their own: an event each, in each owner's units, with its own key", () => {
     const rules = deviceRules([alert({ id: 1, userId: 7, type: "overspeed", attributes: { overspeed: 90 } }), alert({ id: 2, userId: 8, type: "overspeed", attributes: { overspeed: 110 } })], {

@@ -146,8 +146,9 @@ class Reading implements DetectorInput {
  * period on the device, schedule and zone, and the state to store: the memory of the alerts
  * that watch the device now (a deleted alert's memory is dropped) and the latest fix time, and
  * whether it differs from the stored one. Positions older than the device's latest (`latest`
- * false) fire nothing and move no memory, as in Traccar: their moment has passed, and running
- * them would make an episode start and end out of order.
+ * false), or than the latest fix the stored state has seen, fire nothing and move no memory, as
+ * in Traccar: their moment has passed, and running them would make an episode start and end
+ * out of order.
  */
 export function evaluateDevice(rules: DeviceRules, positions: readonly EnrichedPosition[], stored: RuleState | undefined): { found: Found[]; state: RuleState; changed: boolean } {
   const watching = watches(rules);
@@ -159,7 +160,10 @@ export function evaluateDevice(rules: DeviceRules, positions: readonly EnrichedP
   const found: Found[] = [];
   const reading = new Reading(rules);
   for (const position of positions) {
-    if (!position.latest) continue;
+    // Not after the stored latest fix: a batch redelivered after its state was stored (a crash
+    // before the offset commit) has had its events recorded; run again from the state it
+    // produced, it would find different ones.
+    if (!position.latest || (typeof fix === "number" && position.fixTime <= fix)) continue;
     reading.at(position, fix);
     fix = position.fixTime;
     changed = true;

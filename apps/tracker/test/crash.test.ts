@@ -7,9 +7,7 @@
  * directory is handed from the killed tracker to its replacement, and this process opens it
  * only while neither child runs (docs: DESIGN.md, "Embedded stores are single-process").
  */
-import { spawn, type ChildProcess } from "node:child_process";
 import os from "node:os";
-import { createInterface } from "node:readline";
 import { fileURLToPath } from "node:url";
 import { pino } from "pino";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
@@ -18,7 +16,7 @@ import type { HistoryRow, LiveState, RawPosition } from "@fleet/contracts";
 import { createDevice, createUser, openDb, type DbHandle } from "@fleet/db";
 import { createChdbHistory } from "@fleet/history";
 import { createRedisLive } from "@fleet/live";
-import { hasService, kafkaTest, redisTest, sleep, tempChdbDir, tempPostgresDb } from "@fleet/testkit";
+import { ScriptChild, hasService, kafkaTest, redisTest, seededRandom, sleep, tempChdbDir, tempPostgresDb } from "@fleet/testkit";
 // The bus port has no admin side: the group's committed offsets are read with kafkajs itself.
 import { Kafka, logLevel, type Admin } from "kafkajs";
 import { enrichPosition } from "../src/index.js";
@@ -42,108 +40,14 @@ interface ChildEvent {
   rows?: number;
 }
 
-/** A tracker-child process: its JSON lines as they arrive, its stderr kept for failures. */
-class TrackerChild {
-  readonly events: ChildEvent[] = [];
-  stderr = "";
-  readonly exited: Promise<{ code: number | null; signal: NodeJS.Signals | null }>;
-  private exitInfo: { code: number | null; signal: NodeJS.Signals | null } | undefined;
-  private waiters = new Set<() => void>();
-  private readonly proc: ChildProcess;
-
-  constructor(
-    readonly name: string,
-    env: Record<string, string>,
-  ) {
-    this.proc = spawn(process.execPath, ["--conditions=@fleet/source", "--import", "tsx", childPath], {
-      cwd: repoRoot,
-      env: { ...process.env, ...env },
-      stdio: ["ignore", "pipe", "pipe"],
-    });
-    this.proc.stderr!.setEncoding("utf8").on("data", (chunk: string) => {
-      // Bounded: a chatty failure must not eat the test's memory.
-      this.stderr = (this.stderr + chunk).slice(-64_000);
-    });
-    createInterface({ input: this.proc.stdout! }).on("line", (line) => {
-      try {
-        this.events.push(JSON.parse(line) as ChildEvent);
-      } catch {
-        this.stderr += `[stdout, not JSON] ${line}\n`;
-      }
-      this.wake();
-    });
-    this.exited = new Promise((resolve) => {
-      this.proc.once("exit", (code, signal) => {
-        this.exitInfo = { code, signal };
-        this.wake();
-        resolve(this.exitInfo);
-      });
-    });
-  }
-
-  private wake() {
-    for (const w of this.waiters) w();
-  }
-
-  get alive(): boolean {
-    return this.exitInfo === undefined;
-  }
-
-  last(event?: ChildEvent["event"]): ChildEvent | undefined {
-    return event ? this.events.findLast((e) => e.event === event) : this.events.at(-1);
-  }
-
-  /** The first event (from now on, or already seen) matching `pred`; throws if the process ends first or on timeout. */
-  async waitFor(what: string, pred: (e: ChildEvent) => boolean, timeoutMs: number): Promise<ChildEvent> {
-    const deadline = Date.now() + timeoutMs;
-    for (;;) {
-      const hit = this.events.find(pred);
-      if (hit) return hit;
-      if (!this.alive) throw new Error(`${this.name} exited (${JSON.stringify(this.exitInfo)}) before ${what}; stderr:\n${this.stderr}`);
-      const left = deadline - Date.now();
-      if (left <= 0) throw new Error(`${this.name}: no ${what} within ${timeoutMs} ms; last event ${JSON.stringify(this.last())}; stderr:\n${this.stderr}`);
-      await new Promise<void>((resolve) => {
-        const done = () => {
-          clearTimeout(timer);
-          this.waiters.delete(done);
-          resolve();
-        };
-        const timer = setTimeout(done, left);
-        this.waiters.add(done);
-      });
-    }
-  }
-
-  kill(signal: NodeJS.Signals): void {
-    if (this.alive) this.proc.kill(signal);
-  }
-
-  async stop(signal: NodeJS.Signals, timeoutMs: number): Promise<{ code: number | null; signal: NodeJS.Signals | null }> {
-    this.kill(signal);
-    const result = await Promise.race([this.exited, sleep(timeoutMs).then(() => undefined)]);
-    if (result) return result;
-    this.kill("SIGKILL");
-    throw new Error(`${this.name} did not exit within ${timeoutMs} ms of ${signal}; stderr:\n${this.stderr}`);
-  }
-}
-
-/** A small deterministic PRNG, so a failure can be replayed with the same tracks. */
-function mulberry32(seed: number): () => number {
-  let a = seed >>> 0;
-  return () => {
-    a = (a + 0x6d2b79f5) >>> 0;
-    let t = a;
-    t = Math.imul(t ^ (t >>> 15), t | 1);
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-  };
-}
+/** A tracker child process (see ScriptChild). */
+type TrackerChild = ScriptChild<ChildEvent>;
 
 const round = (v: number, digits: number) => Math.round(v * 10 ** digits) / 10 ** digits;
 
 /** PER_DEVICE fixes 10 s apart per device: a drive around a start point, ids unique across the run. */
 function makeTracks(imeis: readonly string[]): RawPosition[][] {
-  const rnd = mulberry32(0xf1ee7);
+  const rnd = seededRandom(0xf1ee7);
   const start = Date.UTC(2025, 4, 12, 6, 0, 0);
   return imeis.map((uniqueId, d) => {
     let lat = 54.6 + d * 0.05;
@@ -251,7 +155,7 @@ describe.runIf(hasService("kafka") && hasService("postgres") && hasService("redi
   }
 
   function startChild(name: string, extraEnv: Record<string, string>): TrackerChild {
-    const child = new TrackerChild(name, {
+    const child = new ScriptChild<ChildEvent>(name, childPath, {
       KAFKA_BROKERS: kafka.brokers.join(","),
       DATABASE_URL: pg!.url,
       REDIS_URL: redis.url,
@@ -269,7 +173,7 @@ describe.runIf(hasService("kafka") && hasService("postgres") && hasService("redi
       // The deployed default: how long a killed member holds its partitions is what this measures.
       CRASH_SESSION_TIMEOUT_MS: String(DEFAULT_SESSION_TIMEOUT_MS),
       ...extraEnv,
-    });
+    }, repoRoot);
     children.push(child);
     return child;
   }

@@ -37,20 +37,25 @@ export interface Seeded {
   geofences: number;
 }
 
-const GEOFENCE_ALERT_GROUPS = 10;
+/** Geofence alerts come in groups, each group's alerts naming every GEOFENCE_ALERT_GROUPS-th geofence. */
+const GEOFENCE_ALERT_GROUPS = 20;
 const DRIVERS = 20;
-/** Every other type's share of a hundred alerts; geofence alerts take the rest. */
+/**
+ * Every other type's share of a hundred alerts; geofence alerts (in, out, in/out) take the
+ * rest. A fleet with a thousand geofences (depots, customers' sites) mostly alerts on them; a
+ * few speed limits, durations, fuel, driver, SOS, offline and custom alerts come beside them.
+ */
 const MIX: [AlertValues["type"], number][] = [
-  ["overspeed", 15],
+  ["overspeed", 5],
   ["custom", 10],
-  ["stop_duration", 8],
-  ["idle_duration", 8],
-  ["ignition_duration", 5],
-  ["driver", 5],
-  ["sos", 4],
-  ["distance", 5],
-  ["fuel_change", 5],
-  ["offline_duration", 5],
+  ["stop_duration", 4],
+  ["idle_duration", 4],
+  ["ignition_duration", 3],
+  ["driver", 3],
+  ["sos", 3],
+  ["distance", 3],
+  ["fuel_change", 3],
+  ["offline_duration", 2],
 ];
 
 /** A weekly schedule of 06:00–22:00 on weekdays, in quarter-hour slots as the alert screens send them. */
@@ -90,7 +95,7 @@ function alertOf(i: number, sizes: SeedSizes, ids: { devices: number[]; geofence
   // A tenth of the others apply only in working hours, another tenth only inside five zones.
   const scoped = i % 10 === 1 ? { schedule: true, schedules: workingHours() } : i % 10 === 2 && ids.geofences.length >= 5 ? { zone: 1, zones: ids.geofences.slice(i % 50, (i % 50) + 5) } : {};
   const attributes: Record<string, Record<string, number>> = {
-    overspeed: { overspeed: 60 + (i % 8) * 10 },
+    overspeed: { overspeed: [50, 70, 90, 110, 130][i % 5]! },
     stop_duration: { stop_duration: 5 + (i % 4) * 5 },
     idle_duration: { idle_duration: 2 + (i % 4) },
     ignition_duration: { ignition_duration: 30 + (i % 3) * 30 },

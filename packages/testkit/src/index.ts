@@ -8,3 +8,4 @@ export * from "./private-broker.js";
 export * from "./swagger-ui.js";
 export * from "./smtp.js";
 export * from "./net.js";
+export * from "./script-child.js";
