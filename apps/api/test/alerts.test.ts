@@ -92,7 +92,7 @@ describeApi("alerts", (h) => {
       expect(attrs("driver")[0]!.options).toEqual([{ id: driver, value: "Jonas" }]);
       expect(attrs("fuel_change").map((x) => x.name)).toEqual(["state", "fuel_amount", "fuel_unit"]);
       expect(attrs("sos")).toEqual([]);
-      expect(data.notifications.map((n) => n.name)).toEqual(["sound", "push", "email", "sms", "webhook", "command"]);
+      expect(data.notifications.map((n) => n.name)).toEqual(["sound", "push", "email", "sms", "webhook", "command", "silent"]);
       expect(data.notifications.every((n) => n.active === false)).toBe(true);
       expect(data.schedules.map((d) => d.id)).toEqual([...WEEKDAYS]);
       for (const day of data.schedules) {
@@ -126,6 +126,7 @@ describeApi("alerts", (h) => {
           sms: { active: true, input: "+37060000000" },
           webhook: { active: true, input: "https://hooks.example.com/fleet" },
           command: { active: true, type: "engineStop" },
+          silent: { active: true, input: 15 },
         },
       };
       const id = await addAlert(h, user, body);
@@ -153,12 +154,14 @@ describeApi("alerts", (h) => {
           sms: { active: true, input: "+37060000000" },
           webhook: { active: true, input: "https://hooks.example.com/fleet" },
           command: { active: true, type: "engineStop", key: null },
+          silent: { active: true, input: 15 },
         },
       };
       const data = ok(await h.get("/edit_alert_data", { user, query: { alert_id: id } }), EditAlertDataResponseSchema);
       expect(data.item).toEqual(expected);
       expect(data.notifications.find((n) => n.name === "email")).toMatchObject({ active: true, input: "ops@example.com; boss@example.com" });
       expect(data.notifications.find((n) => n.name === "command")).toMatchObject({ active: true, input: "engineStop" });
+      expect(data.notifications.find((n) => n.name === "silent")).toMatchObject({ active: true, input: "15" });
       expect(data.schedules).toEqual(expected.schedules);
       expect(data.geofences).toEqual([{ id: geofence, value: "Yard" }]);
       expect(ok(await h.get("/get_alerts", { user }), GetAlertsResponseSchema).items.alerts).toEqual([expected]);
@@ -181,6 +184,7 @@ describeApi("alerts", (h) => {
         sms: { active: false, input: "" },
         webhook: { active: false, input: "" },
         command: null,
+        silent: { active: false, input: 0 },
       });
     });
 
@@ -302,6 +306,72 @@ describeApi("alerts", (h) => {
       expect((await alertItem(h, user, id)).name).toBe(name);
       expect(Object.keys(invalid(await h.post("/add_alert", { user, body: overspeed(device, { overspeed: "90; DROP TABLE alerts" }) })))).toEqual(["overspeed"]);
       expect(Object.keys(invalid(await h.post("/add_alert", { user, body: overspeed(device, { devices: { $ne: 1 } }) })))).toEqual(["devices"]);
+    });
+  });
+
+  describe("silence: notifications.silent", () => {
+    it("stores the silence in the alert's notifications and shows it back in the vendor's shape; an edit keeps or replaces it", async () => {
+      const user = await h.newUser();
+      const device = await h.addDevice(user);
+      const id = await addAlert(h, user, overspeed(device, { notifications: { silent: { active: 1, input: 10 } } }));
+      expect((await alertRows(h, user))[0]!.notifications.silent).toEqual({ active: true, input: 10 });
+      expect((await alertItem(h, user, id)).notifications.silent).toEqual({ active: true, input: 10 });
+      expect(ok(await h.get("/get_alerts", { user }), GetAlertsResponseSchema).items.alerts[0]!.notifications.silent).toEqual({ active: true, input: 10 });
+
+      // From a form, as the vendor's clients post it.
+      const form = await addAlert(h, user, { name: "Form", type: "sos", "devices[]": device, "notifications[silent][active]": "1", "notifications[silent][input]": "30" }, "form");
+      expect((await alertItem(h, user, form)).notifications.silent).toEqual({ active: true, input: 30 });
+
+      const edit = async (notifications?: Record<string, unknown>) => ok(await h.post("/edit_alert", { user, body: { id, name: "Too fast", type: "overspeed", devices: [device], ...(notifications ? { notifications } : {}) } }), AlertOkResponseSchema);
+      // Left out: kept. Turned off without minutes: the minutes are kept for next time.
+      await edit();
+      expect((await alertItem(h, user, id)).notifications.silent).toEqual({ active: true, input: 10 });
+      await edit({ silent: { active: 0 } });
+      expect((await alertItem(h, user, id)).notifications.silent).toEqual({ active: false, input: 10 });
+      await edit({ silent: { active: 1 } });
+      expect((await alertItem(h, user, id)).notifications.silent).toEqual({ active: true, input: 10 });
+      await edit({ silent: { active: 1, input: 43_200 } });
+      expect((await alertItem(h, user, id)).notifications.silent).toEqual({ active: true, input: 43_200 });
+      // An empty form's silence: off, no minutes.
+      await edit({ silent: { active: 0, input: 0 } });
+      expect((await alertItem(h, user, id)).notifications.silent).toEqual({ active: false, input: 0 });
+    });
+
+    it("shows an alert that never set a silence as off with 0 minutes, without storing one", async () => {
+      const user = await h.newUser();
+      const id = await addAlert(h, user, overspeed(await h.addDevice(user)));
+      expect((await alertRows(h, user))[0]!.notifications).not.toHaveProperty("silent");
+      expect((await alertItem(h, user, id)).notifications.silent).toEqual({ active: false, input: 0 });
+      const data = ok(await h.get("/edit_alert_data", { user, query: { alert_id: id } }), EditAlertDataResponseSchema);
+      expect(data.notifications.find((n) => n.name === "silent")).toMatchObject({ active: false, input: "" });
+    });
+
+    it("refuses an active silence without whole minutes from 1 to 43200, and bad minutes whether active or not, with a 422 on the field, writing nothing", async () => {
+      const user = await h.newUser();
+      const device = await h.addDevice(user);
+      const cases: [Record<string, unknown>, string][] = [
+        [{ active: 1 }, "notifications.silent.input"],
+        [{ active: true, input: 0 }, "notifications.silent.input"],
+        [{ active: 1, input: 43_201 }, "notifications.silent.input"],
+        [{ active: 0, input: -1 }, "notifications.silent.input"],
+        [{ active: 1, input: 2.5 }, "notifications.silent.input"],
+        [{ active: 1, input: "ten" }, "notifications.silent.input"],
+        [{ active: "maybe", input: 5 }, "notifications.silent.active"],
+      ];
+      for (const [silent, field] of cases) {
+        expect(Object.keys(invalid(await h.post("/add_alert", { user, body: overspeed(device, { notifications: { silent } }) }))), JSON.stringify(silent)).toEqual([field]);
+      }
+      // The whole failure body, as for the other channels.
+      const refused = await h.post("/add_alert", { user, body: overspeed(device, { notifications: { silent: { active: 1 } } }) });
+      expect([refused.status, refused.body]).toEqual([422, { status: 0, errors: { "notifications.silent.input": "Give the minutes to stay silent, 1 to 43200." } }]);
+      expect(await alertRows(h, user)).toHaveLength(0);
+
+      const id = await addAlert(h, user, overspeed(device, { notifications: { silent: { active: 1, input: 5 } } }));
+      const before = await alertRows(h, user);
+      for (const silent of [{ active: 1, input: 0 }, { active: 1, input: 50_000 }]) {
+        expect(Object.keys(invalid(await h.post("/edit_alert", { user, body: { id, name: "X", type: "overspeed", devices: [device], notifications: { silent } } })))).toEqual(["notifications.silent.input"]);
+      }
+      expect(await alertRows(h, user)).toEqual(before);
     });
   });
 

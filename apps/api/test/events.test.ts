@@ -66,6 +66,8 @@ describeApi("events", (h: ApiHarness) => {
       course: 90,
       power: 12.5,
       deleted: 0,
+      sound: 0,
+      push: 0,
     });
     expect(items.data[2]!.address).toBe("Harbour road 5");
     expect(await messages(b)).toEqual(["Their secret event"]);
@@ -160,6 +162,33 @@ describeApi("events", (h: ApiHarness) => {
     expect((await latest(b, bFirst.time)).events).toEqual([]);
     // A replay of the same event (same key) records and tells nothing.
     expect(await recordEvents(h.db, [event(user, device, "2025-05-04T10:00:00Z", { dedupeKey: recorded!.dedupeKey })])).toEqual([]);
+  });
+
+  it("carries the alert's sound and push flags on the event, as 0/1, in get_events and get_devices_latest", async () => {
+    const user = await h.newUser();
+    const device = await h.addDevice(user, { name: "Loud van" });
+    const latest = async (time?: number) => ok(await h.get("/get_devices_latest", { user, query: time === undefined ? {} : { time } }), GetDevicesLatestResponseSchema);
+    await nextSecond();
+    const first = await latest();
+    await nextSecond();
+    await recordEvents(h.db, [
+      event(user, device, "2025-05-05T10:00:00Z", { message: "Both", sound: true, push: true }),
+      event(user, device, "2025-05-05T10:01:00Z", { message: "Sound only", sound: true, push: false }),
+      event(user, device, "2025-05-05T10:02:00Z", { message: "Push only", push: true }),
+      event(user, device, "2025-05-05T10:03:00Z", { message: "Neither" }),
+    ]);
+    const expected = [
+      { message: "Both", sound: 1, push: 1 },
+      { message: "Sound only", sound: 1, push: 0 },
+      { message: "Push only", sound: 0, push: 1 },
+      { message: "Neither", sound: 0, push: 0 },
+    ];
+    const flags = (e: { message: string; sound: number; push: number }) => ({ message: e.message, sound: e.sound, push: e.push });
+    // get_events: newest first.
+    expect((await list(user)).data.map(flags)).toEqual([...expected].reverse());
+    await nextSecond();
+    // The live poll: oldest first.
+    expect((await latest(first.time)).events.map(flags)).toEqual(expected);
   });
 
   it("get_events_by_protocol lists the user's custom events of the protocol for type 1 and none for system events", async () => {

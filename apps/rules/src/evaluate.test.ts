@@ -1,5 +1,6 @@
 import { describe, expect, it } from "vitest";
 import type { EnrichedPosition } from "@fleet/contracts";
+import { NO_NOTIFICATIONS } from "@fleet/db";
 import type { RuleState } from "@fleet/live";
 import { evaluateDevice } from "./evaluate.js";
 import type { DeviceRules } from "./model.js";
@@ -34,6 +35,13 @@ describe("overspeed", () => {
       ["overspeed", "Overspeed: 100 kph (limit 90 kph)", T0 + 50_000],
     ]);
     expect(r.events[0]).toMatchObject({ userId: 7, deviceId: 1, alertId: 1, speedKmh: 95, latitude: 54.69, longitude: 25.28 });
+  });
+
+  it("carries the alert's sound and push flags on its events", () => {
+    const speeds = [50, 100];
+    const loud = deviceRules([alert({ type: "overspeed", attributes: { overspeed: 90 }, notifications: { ...NO_NOTIFICATIONS, sound: { active: true }, push: { active: false } } })]);
+    expect(run(loud, track(2, 10_000, (i) => ({ speedKmh: speeds[i]! }))).events.map((e) => [e.sound, e.push])).toEqual([[true, false]]);
+    expect(run(rules, track(2, 10_000, (i) => ({ speedKmh: speeds[i]! }))).events.map((e) => [e.sound, e.push])).toEqual([[false, false]]);
   });
 
   it("says the speed in the owner's units", () => {

@@ -46,6 +46,9 @@ export function eventInput(alert: RuleAlert, rules: DeviceRules, position: Enric
     alertId: alert.id,
     geofenceId: d.geofenceId ?? null,
     positionId: position.id,
+    // Flags for clients that poll events (a sound to play, a push to show): the alert's, not the silence's.
+    sound: alert.notifications.sound.active,
+    push: alert.notifications.push.active,
     dedupeKey: dedupeKey(alert, rules.deviceId, position, d),
   };
 }

@@ -185,4 +185,28 @@ describe.runIf(hasService("kafka") && hasService("postgres") && hasService("redi
     await rules.dispatch();
     expect((await listEventNotifications(db.db, [second.id]))[0]).toMatchObject({ status: "failed", attempts: 1, lastError: "the webhook answered 410" });
   }, 90_000);
+
+  it("records a repeat within the alert's silence without notifying it, and notifies once the silence has passed", async () => {
+    const deviceId = await newDevice();
+    const alertId = await overspeedAlert(deviceId, notifications({ webhook: { active: true, input: hookUrl }, silent: { active: true, input: 10 } }));
+    hooks.length = 0;
+    // Speeding at T0+10 s, again at T0+30 s (within 10 minutes), and at T0+1010 s (16.3 minutes after the last).
+    await sendPositions(producer, topic, [position(deviceId, 0, 50), position(deviceId, 1, 120), position(deviceId, 2, 50), position(deviceId, 3, 120), position(deviceId, 100, 50), position(deviceId, 101, 120)]);
+    const page = () => pageUserEvents(db.db, userId, { deviceId }, { limit: 10, offset: 0 });
+    await waitFor("three events", async () => (await page()).total === 3, 60_000);
+    const events = (await page()).rows.reverse();
+    expect(events.map((e) => [e.alertId, e.time.getTime() - T0])).toEqual([
+      [alertId, 10_000],
+      [alertId, 30_000],
+      [alertId, 1_010_000],
+    ]);
+    const queued = await listEventNotifications(db.db, events.map((e) => e.id));
+    expect(queued.map((n) => [n.eventId, n.channel])).toEqual([
+      [events[0]!.id, "webhook"],
+      [events[2]!.id, "webhook"],
+    ]);
+    await rules.dispatch();
+    // Delivered concurrently: in either order.
+    expect(hooks.map((h) => h.body.event.id as number).sort((x, y) => x - y)).toEqual([events[0]!.id, events[2]!.id]);
+  }, 90_000);
 });

@@ -46,6 +46,8 @@ export interface AlertTypeDeclaration {
 
 // Bounds are generous but finite: a month of minutes, a speed no vehicle reaches.
 const MAX_MINUTES = 43_200;
+/** The longest silence ("ignore notifications if repeated in minutes") an alert keeps: the same month of minutes. */
+export const MAX_SILENT_MINUTES = MAX_MINUTES;
 const MAX_LIST_IDS = 1000;
 
 const integer = <const N extends string>(name: N, title: string, dflt: string, min: number, max: number): IntegerAttribute<N> => ({ name, type: "integer", title, default: dflt, required: true, min, max });

@@ -50,8 +50,8 @@ function describeEvents(label: string, open: () => Promise<{ handle: DbHandle; c
       const user = await newUser();
       const device = await newDevice(user.id);
       announced.length = 0;
-      const [first] = await recordEvents(db(), [event(user.id, device, "a1:overspeed:1001", { positionId: 1001, course: 90, power: 12.5, address: "Main St 1" })]);
-      expect(first).toMatchObject({ userId: user.id, deviceId: device, type: "overspeed", positionId: 1001, speedKmh: 97, course: 90, power: 12.5, address: "Main St 1" });
+      const [first] = await recordEvents(db(), [event(user.id, device, "a1:overspeed:1001", { positionId: 1001, course: 90, power: 12.5, address: "Main St 1", sound: true })]);
+      expect(first).toMatchObject({ userId: user.id, deviceId: device, type: "overspeed", positionId: 1001, speedKmh: 97, course: 90, power: 12.5, address: "Main St 1", sound: true, push: false });
       expect(announced).toEqual([[{ userId: user.id, deviceId: device, eventIds: [first!.id] }]]);
 
       announced.length = 0;

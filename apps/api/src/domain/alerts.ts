@@ -4,6 +4,7 @@ import {
   ALERT_TYPES,
   ALERT_ZONES,
   InvalidInputError,
+  MAX_SILENT_MINUTES,
   NOTIFICATION_CHANNELS,
   NotFoundError,
   ProtocolOptions,
@@ -70,7 +71,8 @@ const EVENT_PROTOCOLS = [{ id: "-", value: "- Protocol -" }, ...ProtocolOptions]
 /**
  * The channels given replace the stored ones (or the defaults); channels left out keep
  * theirs. Within a channel, `active` left out is off (an unticked box sends nothing) and
- * `input` left out keeps the stored input. An active channel's input must be usable.
+ * `input` left out keeps the stored input. An active channel's input must be usable, and
+ * an active silence needs its minutes.
  */
 function notificationsOf(input: AlertNotificationsInput | undefined, stored: AlertNotifications, errors: Errors): AlertNotifications {
   const out: AlertNotifications = structuredClone(stored);
@@ -91,6 +93,11 @@ function notificationsOf(input: AlertNotificationsInput | undefined, stored: Ale
     const problem = command.active ? notificationInputError("command", command.type) : undefined;
     if (problem) errors["notifications.command.type"] = problem;
     out.command = command;
+  }
+  if (input.silent) {
+    const silent = { active: isTruthy(input.silent.active) ?? false, input: input.silent.input ?? stored.silent?.input ?? 0 };
+    if (silent.active && silent.input < 1) errors["notifications.silent.input"] = `Give the minutes to stay silent, 1 to ${MAX_SILENT_MINUTES}.`;
+    out.silent = silent;
   }
   return out;
 }
@@ -140,6 +147,9 @@ function alertValues(b: AddAlertBody, stored?: Alert): AlertValues {
 
 // ---- stored alert → responses -----------------------------------------------------------
 
+/** An alert's silence as records show it: off with 0 minutes when it was never set. */
+const silenceOf = (n: AlertNotifications) => n.silent ?? { active: false, input: 0 };
+
 const dayTitle = (day: string) => day[0]!.toUpperCase() + day.slice(1);
 
 /** The seven weekdays with their 96 slots each, active per `slots` (every slot when "all"). */
@@ -170,7 +180,7 @@ function alertRecord(a: UserAlert, timezoneId: number): AlertRecord {
     zones: a.zoneGeofences,
     schedule: a.schedule,
     schedules: scheduleDays(a.schedules),
-    notifications: a.notifications,
+    notifications: { ...a.notifications, silent: silenceOf(a.notifications) },
     ...scalars,
   };
 }
@@ -181,13 +191,24 @@ function descriptor(attr: AlertAttribute, choices: AlertChoices) {
   return { name: attr.name, type: attr.type, title: attr.title, default: [...attr.default], options: records.map((r) => ({ id: r.id, value: r.name })) };
 }
 
-/** The notification channels, showing the alert's settings when there is one. */
+/** The notification channels and the silence after them, showing the alert's settings when there is one. */
 function notificationList(n: AlertNotifications | undefined) {
-  return NOTIFICATION_CHANNELS.map((c) => {
+  const channels = NOTIFICATION_CHANNELS.map((c) => {
     const input = c.name === "sound" || c.name === "push" ? null : c.name === "command" ? (n?.command?.type ?? "") : (n?.[c.name].input ?? "");
     const active = c.name === "command" ? (n?.command?.active ?? false) : (n?.[c.name].active ?? false);
     return { name: c.name, active, title: c.title, input, description: c.input };
   });
+  const silent = n ? silenceOf(n) : undefined;
+  return [
+    ...channels,
+    {
+      name: "silent",
+      active: silent?.active ?? false,
+      title: "Ignore notifications if repeated",
+      input: silent && silent.input > 0 ? String(silent.input) : "",
+      description: `Minutes (1–${MAX_SILENT_MINUTES}): no notification when the same alert, device, geofence and event type fired within them; the event is still recorded`,
+    },
+  ];
 }
 
 /** add_alert_data's lists; with an alert, its notifications and schedule show as set. */

@@ -45,6 +45,8 @@ function eventItem(e: EventRow, { clock, speed, altitude }: Shown): EventItem {
     course: e.course,
     power: e.power,
     deleted: 0,
+    sound: e.sound ? 1 : 0,
+    push: e.push ? 1 : 0,
   };
 }
 

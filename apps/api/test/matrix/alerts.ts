@@ -15,7 +15,7 @@ const alertBody = (r: Pick<Records, "device" | "geofence" | "customEvent">, name
   zones: [r.geofence],
   schedule: 1,
   schedules: { monday: ["08:00", "08:15"] },
-  notifications: { sound: { active: 1 }, email: { active: 1, input: "ops@example.com" }, webhook: { active: 0, input: "" }, command: { active: 1, type: "engineStop" } },
+  notifications: { sound: { active: 1 }, email: { active: 1, input: "ops@example.com" }, webhook: { active: 0, input: "" }, command: { active: 1, type: "engineStop" }, silent: { active: 1, input: 10 } },
 });
 
 const get = (h: ApiHarness, user: TestUser, path: string, query: CallOptions["query"]) => h.get(path, { user, query });

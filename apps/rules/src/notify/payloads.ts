@@ -46,10 +46,16 @@ export function webhookBody(found: Found, rules: DeviceRules) {
   };
 }
 
-/** The notifications of one found event: one per active channel the rules service delivers. */
+/**
+ * The notifications of one found event: one per active channel the rules service delivers,
+ * each carrying the alert's silence when it has one on (recordEvents leaves them out when
+ * the event repeats one of the same alert, device, geofence and type within it).
+ */
 export function notificationsOf(found: Found, rules: DeviceRules): EventNotification[] {
   const { notifications } = found.alert;
   const out: EventNotification[] = [];
+  const silent = notifications.silent;
+  const silentMinutes = silent?.active && silent.input > 0 ? silent.input : undefined;
   const url = notifications.webhook.active ? notifications.webhook.input.trim() : "";
   if (url !== "") out.push({ channel: "webhook", payload: { url, body: webhookBody(found, rules) } });
   // As add_alert checked them: separated by semicolons (or commas), each once.
@@ -72,5 +78,5 @@ export function notificationsOf(found: Found, rules: DeviceRules): EventNotifica
   }
   const numbers = notifications.sms.active ? [...new Set(notificationRecipients(notifications.sms.input))] : [];
   if (numbers.length > 0) out.push({ channel: "sms", payload: { to: numbers, message: `${found.event.message} (${rules.name})`.slice(0, 300) } });
-  return out;
+  return silentMinutes === undefined ? out : out.map((n) => ({ ...n, silentMinutes }));
 }

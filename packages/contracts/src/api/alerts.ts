@@ -1,5 +1,5 @@
 import { Type, type Static, type TArray, type TInteger, type TOptional, type TString } from "@sinclair/typebox";
-import { ALERT_COMMAND_TYPES, ALERT_SCALAR_ATTRIBUTES, ALERT_TYPES, ALERT_TYPE_NAMES, SCHEDULE_SLOT_PATTERN, WEEKDAYS, scalarBounds, type AlertScalarName, type Weekday } from "../alert-types.js";
+import { ALERT_COMMAND_TYPES, ALERT_SCALAR_ATTRIBUTES, MAX_SILENT_MINUTES, ALERT_TYPES, ALERT_TYPE_NAMES, SCHEDULE_SLOT_PATTERN, WEEKDAYS, scalarBounds, type AlertScalarName, type Weekday } from "../alert-types.js";
 import { FormBoolean, IdValue, StatusOk } from "./common.js";
 import { ActiveFlagSchema } from "./device-edit.js";
 import { UserDateSchema } from "./events.js";
@@ -36,6 +36,13 @@ export const AlertNotificationsInputSchema = Type.Object({
   sms: Type.Optional(WithInput(1000, "phone numbers separated by semicolons; checked when active")),
   webhook: Type.Optional(WithInput(2048, "an http(s) URL; checked when active")),
   command: Type.Optional(Type.Object({ active: Type.Optional(FormBoolean()), type: Type.Optional(Type.String({ maxLength: 64, description: `when active one of ${ALERT_COMMAND_TYPES.join(", ")}` })) })),
+  // The vendor's `silent`: a whole number of minutes; 0 (an empty form's) only while off.
+  silent: Type.Optional(
+    Type.Object({
+      active: Type.Optional(FormBoolean()),
+      input: Type.Optional(Type.Integer({ minimum: 0, maximum: MAX_SILENT_MINUTES, description: `minutes, 1–${MAX_SILENT_MINUTES} when active: notifications repeated within them (same alert, device, geofence and event type) are not sent` })),
+    }),
+  ),
 });
 export type AlertNotificationsInput = Static<typeof AlertNotificationsInputSchema>;
 
@@ -94,6 +101,8 @@ export const AlertNotificationsSchema = Type.Object({
   sms: ChannelInput,
   webhook: ChannelInput,
   command: Type.Union([Type.Null(), Type.Object({ active: Type.Boolean(), type: Type.String(), key: Type.Union([Type.Null(), Type.String(), Type.Integer(), Type.Boolean()]) })]),
+  /** Ignore notifications repeated within `input` minutes; `{active: false, input: 0}` when never set. */
+  silent: Type.Object({ active: Type.Boolean(), input: Type.Integer({ minimum: 0 }) }),
 });
 
 /** The Alert record; the chosen type's scalar attributes appear as fields of their own, as the vendor's do. */

@@ -38,6 +38,9 @@ export const EventSchema = Type.Object({
   power: Type.Union([Type.Null(), Type.Number()]),
   /** Always 0: destroy_events deletes rows rather than flagging them. */
   deleted: Type.Integer(),
+  /** 1 when the alert that recorded it had its sound / push notification on: a client polling events plays a sound / pushes. Flags as integers, like `deleted`. */
+  sound: Type.Union([Type.Literal(0), Type.Literal(1)]),
+  push: Type.Union([Type.Literal(0), Type.Literal(1)]),
 });
 export type EventItem = Static<typeof EventSchema>;
 

@@ -24,6 +24,9 @@ export interface EventInput {
   alertId?: number | null;
   geofenceId?: number | null;
   positionId?: number | null;
+  /** The alert's sound / push channel is on: the event tells clients that poll events to play a sound / push. */
+  sound?: boolean;
+  push?: boolean;
   /**
    * Names the event for its user: the same key again records nothing (a replayed
    * position, a retried batch). Say what made it, e.g. `<alert>:<type>:<position>`.
@@ -47,6 +50,8 @@ const WRITTEN_TYPES: Record<string, string> = {
   course: "float8",
   power: "float8",
   address: "text",
+  sound: "bool",
+  push: "bool",
   time: "timestamptz",
   dedupe_key: "text",
 };
@@ -57,7 +62,7 @@ const writtenTypes = sql.raw(written.map(([, c]) => `"${c.name}" ${WRITTEN_TYPES
 
 /**
  * Inserts the rows whose (user, key) is new; returns them as stored. The rows go as one JSON
- * parameter rather than sixteen parameters each: building a statement of thousands of
+ * parameter rather than eighteen parameters each: building a statement of thousands of
  * parameters cost the rules service more CPU than finding the events did.
  */
 async function insertNew(tx: Queryable, rows: readonly (typeof events.$inferInsert)[]): Promise<EventRow[]> {
@@ -79,9 +84,11 @@ async function insertNew(tx: Queryable, rows: readonly (typeof events.$inferInse
  * device the user does not see (any more) is dropped: events are the user's view of the
  * user's own devices. With `notificationsOf`, each inserted event's notifications (one per
  * channel) are queued in the same transaction (notifications.ts): an event is never
- * recorded without them, nor notified twice. Once committed, the new events are announced
- * (see onEventsRecorded) so the next get_devices_latest poll lists them and their devices; a
- * process that records events registers that listener, as the API does.
+ * recorded without them, nor notified twice; one with `silentMinutes` is left out when the
+ * event repeats another within that many minutes (the alert's silence). Once committed, the
+ * new events are announced (see onEventsRecorded) so the next get_devices_latest poll lists
+ * them and their devices; a process that records events registers that listener, as the API
+ * does.
  */
 export async function recordEvents(db: Db, input: readonly EventInput[], notificationsOf?: (event: EventInput) => readonly EventNotification[]): Promise<EventRow[]> {
   if (input.length === 0) return [];
@@ -125,6 +132,8 @@ function values(e: EventInput): typeof events.$inferInsert {
     course: e.course ?? null,
     power: e.power ?? null,
     address: e.address ?? "",
+    sound: e.sound ?? false,
+    push: e.push ?? false,
     alertId: e.alertId ?? null,
     geofenceId: e.geofenceId ?? null,
     positionId: e.positionId ?? null,

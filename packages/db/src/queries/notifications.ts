@@ -1,6 +1,6 @@
 import { and, eq, inArray, lte, sql } from "drizzle-orm";
 import type { Queryable, Tx } from "../client.js";
-import type { EventRow } from "../schema/events.js";
+import { events, type EventRow } from "../schema/events.js";
 import { notifications, type NotificationChannel, type NotificationRow } from "../schema/notifications.js";
 import type { EventInput } from "./events.js";
 
@@ -8,17 +8,63 @@ import type { EventInput } from "./events.js";
 export interface EventNotification {
   channel: NotificationChannel;
   payload: Record<string, unknown>;
+  /**
+   * The alert's silence ("ignore notifications if repeated in minutes"): not queued when an
+   * event of the same user, alert, device, type and geofence has a fix time in the N minutes
+   * before this event's, recorded earlier or in the same batch. The event is recorded either way.
+   */
+  silentMinutes?: number;
 }
 
-/** Queues the notifications of the events a recordEvents call inserted, in its transaction. */
+/**
+ * Queues the notifications of the events a recordEvents call inserted, in its transaction,
+ * but for those an alert's silence leaves out (at most one query, only when some
+ * notification has a silence).
+ */
 export async function queueNotifications(tx: Tx, inserted: readonly EventRow[], input: readonly EventInput[], notificationsOf: (event: EventInput) => readonly EventNotification[]): Promise<void> {
   const byKey = new Map(input.map((e) => [`${e.userId}:${e.dedupeKey}`, e]));
-  const rows = inserted.flatMap((row) => {
+  const planned = inserted.flatMap((row) => {
     const event = byKey.get(`${row.userId}:${row.dedupeKey}`);
+    return event ? [{ row, list: notificationsOf(event) }] : [];
+  });
+  const previous = await previousFirings(tx, planned);
+  const rows = planned.flatMap(({ row, list }) => {
+    const last = previous.get(row.id);
+    const silenced = (n: EventNotification) => last !== undefined && n.silentMinutes !== undefined && last >= row.time.getTime() - n.silentMinutes * 60_000;
     // The event's own id goes into what is sent (a webhook's event.id).
-    return event ? notificationsOf(event).map((n) => ({ eventId: row.id, userId: row.userId, channel: n.channel, payload: { ...n.payload, eventId: row.id } })) : [];
+    return list.filter((n) => !silenced(n)).map((n) => ({ eventId: row.id, userId: row.userId, channel: n.channel, payload: { ...n.payload, eventId: row.id } }));
   });
   for (let i = 0; i < rows.length; i += 1000) await tx.insert(notifications).values(rows.slice(i, i + 1000)).onConflictDoNothing();
+}
+
+/**
+ * For each event with a silence on a notification: the fix time (ms) of the latest other event
+ * of its user, alert, device, type and geofence (null-safe) in the longest of its silences
+ * before it, when there is one. The batch's own events are already inserted, so an earlier
+ * one of the batch counts too; the window is [time - N min, time), so the event itself and
+ * one at the same instant do not.
+ */
+async function previousFirings(tx: Tx, planned: readonly { row: EventRow; list: readonly EventNotification[] }[]): Promise<Map<number, number>> {
+  const candidates = planned.flatMap(({ row, list }) => {
+    const minutes = Math.max(0, ...list.map((n) => n.silentMinutes ?? 0));
+    return row.alertId !== null && minutes > 0
+      ? [{ id: row.id, user_id: row.userId, alert_id: row.alertId, device_id: row.deviceId, type: row.type, geofence_id: row.geofenceId, time: row.time.toISOString(), minutes }]
+      : [];
+  });
+  if (candidates.length === 0) return new Map();
+  const result = await tx.execute(sql`
+    select c.id, (
+      select extract(epoch from max(e.time)) * 1000 from ${events} e
+      where e.user_id = c.user_id and e.device_id = c.device_id and e.alert_id = c.alert_id and e.type = c.type
+        and e.geofence_id is not distinct from c.geofence_id
+        and e.time >= c.time - make_interval(mins => c.minutes) and e.time < c.time
+    )::float8 as last
+    from json_to_recordset(${JSON.stringify(candidates)}::json)
+      as c(id bigint, user_id int, alert_id int, device_id int, type text, geofence_id int, time timestamptz, minutes int)`);
+  const out = new Map<number, number>();
+  // Both drivers answer with `rows`; bigint and float8 may come as text, hence Number.
+  for (const r of (result as unknown as { rows: { id: unknown; last: unknown }[] }).rows) if (r.last !== null) out.set(Number(r.id), Number(r.last));
+  return out;
 }
 
 /**

@@ -40,6 +40,12 @@ export interface AlertNotifications {
   sms: { active: boolean; input: string };
   webhook: { active: boolean; input: string };
   command: { active: boolean; type: string; key: string | number | boolean | null } | null;
+  /**
+   * The vendor's "ignore notifications if repeated in minutes": while active, an event gets no
+   * notifications when the same alert, device, geofence and type recorded one in the `input`
+   * minutes before it (the event itself is recorded). Rows written before it existed lack it: off.
+   */
+  silent?: { active: boolean; input: number };
 }
 
 /** Every channel off: what an alert notifies by when it says nothing of its channels. */

@@ -1,4 +1,4 @@
-import { bigint, bigserial, doublePrecision, index, integer, pgTable, text, timestamp, uniqueIndex } from "drizzle-orm/pg-core";
+import { bigint, bigserial, boolean, doublePrecision, index, integer, pgTable, text, timestamp, uniqueIndex } from "drizzle-orm/pg-core";
 import { alerts } from "./alerts.js";
 import { devices } from "./devices.js";
 import { geofences } from "./geofences.js";
@@ -38,6 +38,9 @@ export const events = pgTable(
     course: doublePrecision("course"),
     power: doublePrecision("power"),
     address: text("address").notNull().default(""),
+    /** The alert's sound and push channels were on: clients that poll events play a sound or push. */
+    sound: boolean("sound").notNull().default(false),
+    push: boolean("push").notNull().default(false),
     /** The position's fix time: what "when" means to a user, and what get_events filters and sorts by. */
     time: ts("time").notNull(),
     /** The writer's key for "this event": the same key again for the same user records nothing. */
