@@ -102,6 +102,9 @@ class Reading implements DetectorInput {
   owner!: RuleUser;
   jump = false;
   private readonly places = new Map<number, ReadonlySet<number>>();
+  /** The last owner asked about and their answer: most devices have one owner, asked by dozens of alerts per position. */
+  private placesOf = -1;
+  private placesSet: ReadonlySet<number> = NO_GEOFENCES;
   private fuel: number | null | undefined;
   private readonly matched = new Map<RuleCustomEvent, boolean>();
   constructor(readonly device: DeviceRules) {}
@@ -109,7 +112,8 @@ class Reading implements DetectorInput {
   at(position: EnrichedPosition, previousFix: unknown): void {
     this.position = position;
     this.jump = isJump(position, previousFix);
-    this.places.clear();
+    if (this.places.size > 0) this.places.clear();
+    this.placesOf = -1;
     this.fuel = undefined;
     this.matched.clear();
   }
@@ -132,6 +136,7 @@ class Reading implements DetectorInput {
 
   readonly inside = (): ReadonlySet<number> => {
     const userId = this.alert.userId;
+    if (userId === this.placesOf) return this.placesSet;
     let set = this.places.get(userId);
     if (!set) {
       const index = this.device.geofenceIndex.get(userId);
@@ -139,6 +144,8 @@ class Reading implements DetectorInput {
       set = ids.length === 0 ? NO_GEOFENCES : new Set(ids);
       this.places.set(userId, set);
     }
+    this.placesOf = userId;
+    this.placesSet = set;
     return set;
   };
 }
