@@ -3,6 +3,8 @@ import { NO_NOTIFICATIONS } from "@fleet/db";
 import { GeofenceIndex, type GeofenceShape } from "@fleet/geo";
 import type { SensorDefinition } from "@fleet/sensors";
 import { sensorDef } from "@fleet/sensors/testing";
+import type { RuleState } from "@fleet/live";
+import { evaluateDevice } from "./evaluate.js";
 import type { DeviceRules, RuleAlert, RuleCustomEvent, RuleDriver, RuleGeofence, RuleUser } from "./model.js";
 
 /*
@@ -92,3 +94,21 @@ export function deviceRules(
     fuelSensor: extra.fuelSensor,
   };
 }
+
+/**
+ * Runs positions through a device's rules one at a time, storing the state between them as
+ * the live store does (JSON), as a stream of single-position batches would; returns every
+ * event row found and the state after the last.
+ */
+export function runTrack(rules: DeviceRules, positions: readonly EnrichedPosition[], start?: RuleState) {
+  let state: RuleState | undefined = start;
+  const events = [];
+  for (const p of positions) {
+    const out = evaluateDevice(rules, [p], state);
+    events.push(...out.found.map((f) => f.event));
+    state = JSON.parse(JSON.stringify(out.state)) as RuleState;
+  }
+  return { events, state };
+}
+
+export const typesOf = (r: ReturnType<typeof runTrack>) => r.events.map((e) => e.type);

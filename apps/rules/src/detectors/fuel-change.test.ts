@@ -1,0 +1,31 @@
+import { describe, expect, it } from "vitest";
+import { T0, alert, deviceRules, fuelTank, track, runTrack } from "../testing.js";
+
+describe("fuel_change", () => {
+  const fill = (amount: number, unit = 1) => alert({ type: "fuel_change", attributes: { state: 1, fuel_amount: amount, fuel_unit: unit } });
+  const theft = (amount: number) => alert({ type: "fuel_change", attributes: { state: 2, fuel_amount: amount, fuel_unit: 1 } });
+  // Standing at a pump: the level climbs over several positions, 40 l in all.
+  const pump = [30, 30, 45, 60, 70, 70];
+
+  it("reports a fill spread over a stop once, against the level when the device stopped", () => {
+    const r = runTrack(deviceRules([fill(20)], { fuelSensor: fuelTank() }), track(pump.length, 30_000, (i) => ({ attributes: { fuel: pump[i]! } })));
+    expect(r.events.map((e) => [e.type, e.message, e.time.getTime()])).toEqual([["fuel_fill", "Fuel filled: 30 l", T0 + 90_000]]);
+  });
+
+  it("reads the amount in gallons or as a share of the tank, and says nothing without a fuel sensor", () => {
+    const positions = track(pump.length, 30_000, (i) => ({ attributes: { fuel: pump[i]! } }));
+    // 40 l in all: 11 gal (41.6 l) is more, 5 gal (18.9 l) less; 50% of an 80 l tank is 40 l, 60% more.
+    expect(runTrack(deviceRules([fill(11, 2)], { fuelSensor: fuelTank() }), positions).events).toHaveLength(0);
+    expect(runTrack(deviceRules([fill(5, 2)], { fuelSensor: fuelTank() }), positions).events).toHaveLength(1);
+    expect(runTrack(deviceRules([fill(50, 3)], { fuelSensor: fuelTank({ fullTank: 80 }) }), positions).events).toHaveLength(1);
+    expect(runTrack(deviceRules([fill(60, 3)], { fuelSensor: fuelTank({ fullTank: 80 }) }), positions).events).toHaveLength(0);
+    expect(runTrack(deviceRules([fill(20)]), positions).events).toHaveLength(0);
+  });
+
+  it("reports fuel siphoned while standing, but not what the engine burns on the road", () => {
+    const driving = track(10, 60_000, (i) => ({ moving: true, speedKmh: 80, attributes: { fuel: 70 - i * 4 } }));
+    expect(runTrack(deviceRules([theft(20)], { fuelSensor: fuelTank() }), driving).events).toEqual([]);
+    const parked = track(6, 60_000, (i) => ({ attributes: { fuel: [60, 55, 48, 40, 39, 39][i]! } }));
+    expect(runTrack(deviceRules([theft(20)], { fuelSensor: fuelTank() }), parked).events.map((e) => [e.type, e.message])).toEqual([["fuel_theft", "Fuel dropped: 20 l"]]);
+  });
+});
