@@ -172,7 +172,9 @@ describe.runIf(hasService("kafka") && hasService("postgres") && hasService("redi
     // Not due yet: the next look delivers nothing.
     await rules.dispatch();
     expect(hooks).toHaveLength(1);
-    await db.db.execute(`UPDATE notifications SET next_at = now() WHERE id = ${pending!.id}`);
+    // A second in the past: the dispatcher compares with this process's clock in whole milliseconds,
+    // and Postgres's now() of a moment ago can still be later than that within the same millisecond.
+    await db.db.execute(`UPDATE notifications SET next_at = now() - interval '1 second' WHERE id = ${pending!.id}`);
     await rules.dispatch();
     expect(hooks).toHaveLength(2);
     expect((await listEventNotifications(db.db, [first.id]))[0]).toMatchObject({ status: "sent", attempts: 2 });
@@ -181,7 +183,7 @@ describe.runIf(hasService("kafka") && hasService("postgres") && hasService("redi
     const second = await eventOf(refused);
     answers.push(410);
     await rules.dispatch();
-    await db.db.execute(`UPDATE notifications SET next_at = now() WHERE event_id = ${second.id}`);
+    await db.db.execute(`UPDATE notifications SET next_at = now() - interval '1 second' WHERE event_id = ${second.id}`);
     await rules.dispatch();
     expect((await listEventNotifications(db.db, [second.id]))[0]).toMatchObject({ status: "failed", attempts: 1, lastError: "the webhook answered 410" });
   }, 90_000);
