@@ -11,7 +11,7 @@ import type { DeviceRules, RuleAlert, RuleCustomEvent, RuleUser } from "./model.
 /** An event a detector found at a position; the service turns it into an events row. */
 export interface Detection {
   type: EventTypeName;
-  /** In the owner's units (and, as translations come, language). */
+  /** In the owner's units and language (messages.ts); a custom event's is its owner's own text. */
   message: string;
   geofenceId?: number;
   /**

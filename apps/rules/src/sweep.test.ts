@@ -2,7 +2,7 @@ import { describe, expect, it } from "vitest";
 import type { LiveState } from "@fleet/contracts";
 import { evaluateDevice } from "./evaluate.js";
 import { sweepDevice } from "./sweep.js";
-import { T0, alert, deviceRules, track } from "./testing.js";
+import { T0, alert, deviceRules, track, user } from "./testing.js";
 
 const MIN = 60_000;
 
@@ -36,6 +36,11 @@ describe("the sweep over silent devices", () => {
     expect(sweepDevice(rules, liveState(T0), undefined, T0 + 90 * MIN)[0]!.event.dedupeKey).toBe(found!.event.dedupeKey);
     expect(sweepDevice(rules, liveState(T0 + 70 * MIN), undefined, T0 + 140 * MIN)[0]!.event.dedupeKey).not.toBe(found!.event.dedupeKey);
     expect(sweepDevice(rules, undefined, undefined, T0 + 90 * MIN)).toEqual([]);
+  });
+
+  it("says an offline event in its owner's language", () => {
+    const rules = deviceRules([alert({ type: "offline_duration", attributes: { offline_duration: 60 } })], { users: [user({ lang: "lt" })] });
+    expect(sweepDevice(rules, liveState(T0), undefined, T0 + 61 * MIN)[0]!.event.message).toBe("Be ryšio ilgiau nei 60 min");
   });
 
   it("finds a stop that outlasted the device's last position, with the key the position that crossed the limit would have used", () => {

@@ -1,8 +1,9 @@
 import type { EnrichedPosition, LiveState } from "@fleet/contracts";
 import type { RuleState } from "@fleet/live";
 import type { Detection } from "./detector.js";
-import { spellMessage, type SpellMemory } from "./detectors/durations.js";
+import type { SpellMemory } from "./detectors/durations.js";
 import { eventInput, memoryKey, type Found } from "./evaluate.js";
+import { messagesFor } from "./messages.js";
 import type { DeviceRules } from "./model.js";
 import { inPeriod, inSchedule, inZone } from "./scope.js";
 
@@ -56,13 +57,13 @@ export function sweepDevice(rules: DeviceRules, state: LiveState | undefined, me
       const minutes = alert.attributes.offline_duration;
       // Offline since the last contact; the event is dated when the limit passed.
       if (minutes !== undefined && now - state.serverTime > minutes * MINUTE) {
-        due = { detection: { type: "offline_duration", message: `Offline for more than ${minutes} min`, episode: state.serverTime }, at: state.serverTime + minutes * MINUTE };
+        due = { detection: { type: "offline_duration", message: messagesFor(owner.lang).offlineDuration(minutes), episode: state.serverTime }, at: state.serverTime + minutes * MINUTE };
       }
     } else if (alert.type === "stop_duration") {
       const minutes = alert.attributes.stop_duration;
       const spell = memory?.[memoryKey(alert)] as SpellMemory | undefined;
       if (minutes !== undefined && spell?.since != null && !spell.fired && now - spell.since >= minutes * MINUTE) {
-        due = { detection: { type: "stop_duration", message: spellMessage.stop_duration(minutes), episode: spell.since }, at: spell.since + minutes * MINUTE };
+        due = { detection: { type: "stop_duration", message: messagesFor(owner.lang).stopDuration(minutes), episode: spell.since }, at: spell.since + minutes * MINUTE };
       }
     }
     if (!due) continue;

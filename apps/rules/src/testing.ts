@@ -50,8 +50,8 @@ export function alert(over: Partial<RuleAlert> & Pick<RuleAlert, "type">): RuleA
   return { id: 1, userId: 7, name: "test", attributes: {}, zone: 0, zones: [], geofences: [], drivers: [], customEvents: [], schedule: null, period: { fromMs: null, toMs: null }, notifications: NO_NOTIFICATIONS, ...over };
 }
 
-export function user(over: { id?: number; unitOfDistance?: string; timezoneId?: number } = {}): RuleUser {
-  return { id: over.id ?? 7, clock: userClock({ timezoneId: over.timezoneId ?? 0 }), units: userUnits({ unitOfDistance: over.unitOfDistance ?? "km", unitOfAltitude: "mt" }), lang: "en" };
+export function user(over: { id?: number; unitOfDistance?: string; timezoneId?: number; lang?: string } = {}): RuleUser {
+  return { id: over.id ?? 7, clock: userClock({ timezoneId: over.timezoneId ?? 0 }), units: userUnits({ unitOfDistance: over.unitOfDistance ?? "km", unitOfAltitude: "mt" }), lang: over.lang ?? "en" };
 }
 
 /** A square geofence of `half` degrees around a centre. */

@@ -55,7 +55,8 @@ const NONE: number[] = [];
 /**
  * custom: each of the alert's custom events fires when its conditions start to hold, or on
  * every matching position when it is `always`. Whether a custom event matches a position is
- * asked once per position, however many alerts name it.
+ * asked once per position, however many alerts name it. Its message is the owner's own text,
+ * never translated.
  */
 export const custom: Detector<CustomMemory> = ({ alert, device, matches }, previous) => {
   let matched = NONE;

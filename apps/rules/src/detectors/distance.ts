@@ -1,5 +1,6 @@
 import { KM_PER_MILE, round } from "@fleet/contracts";
 import { UNCHANGED, quiet, type Detector } from "../detector.js";
+import { messagesFor } from "../messages.js";
 
 export interface DistanceMemory {
   /** km driven since the alert first saw the device or last fired. */
@@ -17,5 +18,5 @@ export const distance: Detector<DistanceMemory> = ({ position, alert, owner }, p
   const km = (previous?.km ?? 0) + position.distanceKm;
   if (km < limitKm) return quiet({ km });
   const { units } = owner;
-  return { events: [{ type: "distance", message: `Distance driven: ${round(units.distance(km), 1)} ${units.distanceUnit}` }], next: { km: 0 } };
+  return { events: [{ type: "distance", message: messagesFor(owner.lang).distance(`${round(units.distance(km), 1)} ${units.distanceUnit}`) }], next: { km: 0 } };
 };

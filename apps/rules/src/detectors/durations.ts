@@ -1,5 +1,6 @@
 import type { EnrichedPosition } from "@fleet/contracts";
 import { UNCHANGED, quiet, type Detector } from "../detector.js";
+import { messagesFor, type EventMessages } from "../messages.js";
 
 export interface SpellMemory {
   /** Fix time the condition began to hold; null while it does not. */
@@ -9,12 +10,15 @@ export interface SpellMemory {
 
 type SpellType = "stop_duration" | "idle_duration" | "ignition_duration";
 
-/** How a duration alert's event reads (the sweep's too). */
-export const spellMessage: Record<SpellType, (minutes: number) => string> = {
-  stop_duration: (m) => `Stopped for more than ${m} min`,
-  idle_duration: (m) => `Idle for more than ${m} min`,
-  ignition_duration: (m) => `Ignition on for more than ${m} min`,
-};
+/** Which message a duration alert's event reads as. */
+const SPELL_MESSAGE = {
+  stop_duration: "stopDuration",
+  idle_duration: "idleDuration",
+  ignition_duration: "ignitionDuration",
+} as const satisfies Record<SpellType, keyof EventMessages>;
+
+/** How a duration alert's event reads in its owner's language. */
+const spellMessage = (type: SpellType, lang: string, minutes: number): string => messagesFor(lang)[SPELL_MESSAGE[type]](minutes);
 
 /** A duration alert's condition. */
 interface Spell {
@@ -33,14 +37,14 @@ const NOT_HOLDING: SpellMemory = Object.freeze({ since: null, fired: false });
  * that crossed the limit and the sweep over silent devices record it once between them.
  */
 function spellDetector(spell: Spell): Detector<SpellMemory> {
-  return ({ position, alert }, previous) => {
+  return ({ position, alert, owner }, previous) => {
     const minutes = alert.attributes[spell.type];
     if (minutes === undefined) return UNCHANGED;
     if (!spell.holds(position)) return previous?.since === null && !previous.fired ? UNCHANGED : quiet(NOT_HOLDING);
     const since = previous?.since ?? position.fixTime;
     const fired = previous?.since != null && previous.fired;
     if (fired || position.fixTime - since < minutes * MINUTE) return previous?.since === since && previous.fired === fired ? UNCHANGED : quiet({ since, fired });
-    return { events: [{ type: spell.type, message: spellMessage[spell.type](minutes), episode: since }], next: { since, fired: true } };
+    return { events: [{ type: spell.type, message: spellMessage(spell.type, owner.lang, minutes), episode: since }], next: { since, fired: true } };
   };
 }
 

@@ -1,4 +1,5 @@
 import { UNCHANGED, quiet, type Detector } from "../detector.js";
+import { messagesFor } from "../messages.js";
 import type { DeviceRules, RuleAlert } from "../model.js";
 
 export interface FuelMemory {
@@ -37,7 +38,7 @@ const shown = (change: number, sensor: NonNullable<DeviceRules["fuelSensor"]>) =
  * stop; while it moves, with the position before, so what the engine burns along the way is
  * never mistaken for a theft (Traccar's FuelEventHandler compares consecutive positions).
  */
-export const fuelChange: Detector<FuelMemory> = ({ position, alert, device, fuelLevel }, previous) => {
+export const fuelChange: Detector<FuelMemory> = ({ position, alert, device, owner, fuelLevel }, previous) => {
   const sensor = device.fuelSensor;
   const threshold = sensor && thresholdOf(alert, sensor);
   const level = fuelLevel();
@@ -49,10 +50,10 @@ export const fuelChange: Detector<FuelMemory> = ({ position, alert, device, fuel
   if (previous === undefined) return quiet(next);
   const change = level - from;
   if (alert.attributes.state === FILL && change >= threshold) {
-    return { events: [{ type: "fuel_fill", message: `Fuel filled: ${shown(change, sensor!)}` }], next: { level, standingFrom: standing ? level : null } };
+    return { events: [{ type: "fuel_fill", message: messagesFor(owner.lang).fuelFilled(shown(change, sensor!)) }], next: { level, standingFrom: standing ? level : null } };
   }
   if (alert.attributes.state === THEFT && -change >= threshold) {
-    return { events: [{ type: "fuel_theft", message: `Fuel dropped: ${shown(change, sensor!)}` }], next: { level, standingFrom: standing ? level : null } };
+    return { events: [{ type: "fuel_theft", message: messagesFor(owner.lang).fuelDropped(shown(change, sensor!)) }], next: { level, standingFrom: standing ? level : null } };
   }
   return quiet(next, previous);
 };

@@ -1,4 +1,5 @@
 import { NO_EVENTS, UNCHANGED, quiet, type Detection, type Detector } from "../detector.js";
+import { messagesFor } from "../messages.js";
 import type { RuleAlert } from "../model.js";
 
 export interface GeofenceMemory {
@@ -29,7 +30,7 @@ function sameIds(a: readonly number[], b: readonly number[]): boolean {
  * difference between this position's geofences and the previous one's). A GPS jump moves the
  * device in or out of nothing, so a jump out and back reports nothing.
  */
-export const geofence: Detector<GeofenceMemory> = ({ alert, device, inside, jump }, previous) => {
+export const geofence: Detector<GeofenceMemory> = ({ alert, device, owner, inside, jump }, previous) => {
   if (jump) return UNCHANGED;
   const here = inside();
   // Most positions lie in none of the owner's geofences: nothing to look up then.
@@ -45,13 +46,14 @@ export const geofence: Detector<GeofenceMemory> = ({ alert, device, inside, jump
   if (previous === undefined) return quiet({ inside: now });
   if (sameIds(now, previous.inside)) return UNCHANGED;
   const name = (id: number) => device.geofences.get(id)?.name ?? `#${id}`;
+  const say = messagesFor(owner.lang);
   const events: Detection[] = [];
   if (alert.type !== "geofence_out") {
-    for (const id of now) if (!previous.inside.includes(id)) events.push({ type: "geofence_in", message: `Entered ${name(id)}`, geofenceId: id, key: `in:${id}` });
+    for (const id of now) if (!previous.inside.includes(id)) events.push({ type: "geofence_in", message: say.geofenceIn(name(id)), geofenceId: id, key: `in:${id}` });
   }
   if (alert.type !== "geofence_in") {
     // Only geofences the alert still names: one removed from it is not left.
-    for (const id of previous.inside) if (!now.includes(id) && named.has(id)) events.push({ type: "geofence_out", message: `Left ${name(id)}`, geofenceId: id, key: `out:${id}` });
+    for (const id of previous.inside) if (!now.includes(id) && named.has(id)) events.push({ type: "geofence_out", message: say.geofenceOut(name(id)), geofenceId: id, key: `out:${id}` });
   }
   return { events: events.length === 0 ? NO_EVENTS : events, next: { inside: now } };
 };

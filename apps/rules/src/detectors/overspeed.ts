@@ -1,4 +1,5 @@
 import { UNCHANGED, quiet, type Detector } from "../detector.js";
+import { messagesFor } from "../messages.js";
 
 export interface OverspeedMemory {
   over: boolean;
@@ -20,5 +21,5 @@ export const overspeed: Detector<OverspeedMemory> = ({ position, alert, owner },
   if (!over || previous === undefined) return quiet(over ? OVER : UNDER);
   const { units } = owner;
   const shown = (kmh: number) => `${Math.round(units.speed(kmh))} ${units.speedUnit}`;
-  return { events: [{ type: "overspeed", message: `Overspeed: ${shown(position.speedKmh)} (limit ${shown(limit)})` }], next: OVER };
+  return { events: [{ type: "overspeed", message: messagesFor(owner.lang).overspeed(shown(position.speedKmh), shown(limit)) }], next: OVER };
 };

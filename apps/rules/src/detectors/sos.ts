@@ -1,5 +1,6 @@
 import type { Attributes } from "@fleet/contracts";
 import { UNCHANGED, quiet, type Detector } from "../detector.js";
+import { messagesFor } from "../messages.js";
 
 export interface SosMemory {
   on: boolean;
@@ -21,9 +22,9 @@ export function reportsSos(attributes: Attributes): boolean {
 const ON: SosMemory = Object.freeze({ on: true });
 const OFF: SosMemory = Object.freeze({ on: false });
 
-export const sos: Detector<SosMemory> = ({ position }, previous) => {
+export const sos: Detector<SosMemory> = ({ position, owner }, previous) => {
   const on = reportsSos(position.attributes);
   if (previous !== undefined && previous.on === on) return UNCHANGED;
   if (!on) return quiet(OFF);
-  return { events: [{ type: "sos", message: "SOS" }], next: ON };
+  return { events: [{ type: "sos", message: messagesFor(owner.lang).sos() }], next: ON };
 };

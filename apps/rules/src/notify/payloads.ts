@@ -1,12 +1,15 @@
 import { notificationRecipients } from "@fleet/contracts";
 import type { EventNotification } from "@fleet/db";
 import type { Found } from "../evaluate.js";
+import { emailLabelsFor } from "../messages.js";
 import type { DeviceRules } from "../model.js";
 
 /*
  * What each of an alert's channels will send about an event, built when the event is found
  * (the owner's units, the device's and geofence's names as they are then) and queued with
- * it. The event's id is added when it is inserted (queueNotifications).
+ * it. The event's id is added when it is inserted (queueNotifications). The event's message
+ * is already in the owner's language; an email's labels follow it (messages.ts), while the
+ * webhook's keys stay as Traccar names them.
  */
 
 /** The body of a webhook: Traccar's `{event, position, device, geofence?}`, speeds in the owner's units, times as ISO strings. */
@@ -63,12 +66,13 @@ export function notificationsOf(found: Found, rules: DeviceRules): EventNotifica
   if (to.length > 0) {
     const owner = rules.users.get(found.alert.userId)!;
     const when = owner.clock.format(found.event.time.getTime());
+    const label = emailLabelsFor(owner.lang);
     out.push({
       channel: "email",
       payload: {
         to,
         subject: `${found.alert.name}: ${found.event.message} (${rules.name})`.slice(0, 300),
-        text: `${found.event.message}\n\nDevice: ${rules.name}\nTime: ${when}\nPosition: ${found.event.latitude}, ${found.event.longitude}\nAlert: ${found.alert.name}\n`,
+        text: `${found.event.message}\n\n${label.device}: ${rules.name}\n${label.time}: ${when}\n${label.position}: ${found.event.latitude}, ${found.event.longitude}\n${label.alert}: ${found.alert.name}\n`,
       },
     });
   }
