@@ -25,7 +25,7 @@ import { createKafkaBus, type Bus } from "@fleet/bus";
 import type { EnrichedPosition } from "@fleet/contracts";
 import { createAlert, createDevice, createGeofence, createUser, openDb, pageUserEvents, type DbHandle, type EventRow, type LatLng } from "@fleet/db";
 import { createRedisLive, type LiveStore } from "@fleet/live";
-import { ScriptChild, hasService, kafkaTest, redisTest, seededRandom, sleep, tempPostgresDb, waitFor } from "@fleet/testkit";
+import { ScriptChild, describeChildren, groupProgress, hasService, kafkaTest, redisTest, seededRandom, sleep, tempPostgresDb, waitFor } from "@fleet/testkit";
 import { startRules, type Rules } from "../src/service.js";
 import { T0, alertValues, silent } from "./fixture.js";
 
@@ -213,20 +213,7 @@ describe.runIf(hasService("kafka") && hasService("postgres") && hasService("redi
     await Promise.all(pgs.map((p) => p.cleanup()));
   });
 
-  /** Committed offsets of the crash group summed over the crash topic's partitions, and the topic's end offsets summed. */
-  async function groupProgress(): Promise<{ committed: number; end: number }> {
-    const ends = await admin!.fetchTopicOffsets(topic);
-    const [mine] = await admin!.fetchOffsets({ groupId, topics: [topic] });
-    const committedBy = new Map((mine?.partitions ?? []).map((p) => [p.partition, Number(p.offset)]));
-    let committed = 0;
-    let end = 0;
-    for (const p of ends) {
-      end += Number(p.high);
-      const c = committedBy.get(p.partition) ?? -1;
-      committed += c < 0 ? Number(p.low) : c; // -1: nothing committed yet
-    }
-    return { committed, end };
-  }
+  const progress = () => groupProgress(admin!, groupId, topic);
 
   const userEvents = async (handle: DbHandle): Promise<EventRow[]> => {
     const { total, rows } = await pageUserEvents(handle.db, userId, {}, { limit: 10_000, offset: 0 });
@@ -255,9 +242,7 @@ describe.runIf(hasService("kafka") && hasService("postgres") && hasService("redi
   }
 
   it("kill -9 mid-stream, restart: the events are exactly those of an uninterrupted run", { timeout: 180_000 }, async ({ onTestFailed }) => {
-    onTestFailed(() => {
-      for (const c of children) console.error(`--- ${c.name} stderr ---\n${c.stderr || "(empty)"}\n--- ${c.name} last events ---\n${c.events.slice(-5).map((e) => JSON.stringify(e)).join("\n")}`);
-    });
+    onTestFailed(() => console.error(describeChildren(children)));
     const t0 = Date.now();
     const took = () => `${((Date.now() - t0) / 1000).toFixed(1)} s`;
 
@@ -274,7 +259,7 @@ describe.runIf(hasService("kafka") && hasService("postgres") && hasService("redi
     } finally {
       await producer.disconnect();
     }
-    expect((await groupProgress()).end).toBe(N);
+    expect((await progress()).end).toBe(N);
     log(`${took()}: produced ${N} positions for ${DEVICES} devices to ${refTopic} and ${topic}`);
 
     // 2. The reference: one uninterrupted run in this process.
@@ -313,7 +298,7 @@ describe.runIf(hasService("kafka") && hasService("postgres") && hasService("redi
     expect(firstExit.signal).toBe("SIGKILL");
     const reported1 = first.last("stats")!;
     const batches1 = first.events.filter((e) => e.event === "stored").length;
-    const afterKill = await groupProgress();
+    const afterKill = await progress();
     const eventsAfterKill = (await userEvents(db!)).length;
     log(
       `${took()}: killed rules #1 at a state write (${JSON.stringify(atKill)}) after ${batches1} of them; it last reported seen=${reported1.seen} recorded=${reported1.recorded}; ` +
@@ -331,7 +316,7 @@ describe.runIf(hasService("kafka") && hasService("postgres") && hasService("redi
     const deadline = Date.now() + 60_000;
     let lastLog = 0;
     for (;;) {
-      const p = await groupProgress();
+      const p = await progress();
       if (p.committed >= p.end) break;
       if (!second.alive) throw new Error(`rules #2 exited early (${JSON.stringify(await second.exited)}); stderr:\n${second.stderr}`);
       if (Date.now() > deadline) throw new Error(`the group committed only ${p.committed} of ${p.end} within 60 s; rules #2 last: ${JSON.stringify(second.last())}`);

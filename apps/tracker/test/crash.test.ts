@@ -16,7 +16,7 @@ import type { HistoryRow, LiveState, RawPosition } from "@fleet/contracts";
 import { createDevice, createUser, openDb, type DbHandle } from "@fleet/db";
 import { createChdbHistory } from "@fleet/history";
 import { createRedisLive } from "@fleet/live";
-import { ScriptChild, hasService, kafkaTest, redisTest, seededRandom, sleep, tempChdbDir, tempPostgresDb } from "@fleet/testkit";
+import { ScriptChild, describeChildren, groupProgress, hasService, kafkaTest, redisTest, seededRandom, sleep, tempChdbDir, tempPostgresDb } from "@fleet/testkit";
 // The bus port has no admin side: the group's committed offsets are read with kafkajs itself.
 import { Kafka, logLevel, type Admin } from "kafkajs";
 import { enrichPosition } from "../src/index.js";
@@ -129,20 +129,7 @@ describe.runIf(hasService("kafka") && hasService("postgres") && hasService("redi
     await chdbDir?.cleanup();
   });
 
-  /** Committed offsets of the group summed over the topic's partitions, and the topic's end offsets summed. */
-  async function groupProgress(): Promise<{ committed: number; end: number }> {
-    const ends = await admin!.fetchTopicOffsets(topic);
-    const [mine] = await admin!.fetchOffsets({ groupId, topics: [topic] });
-    const committedBy = new Map((mine?.partitions ?? []).map((p) => [p.partition, Number(p.offset)]));
-    let committed = 0;
-    let end = 0;
-    for (const p of ends) {
-      end += Number(p.high);
-      const c = committedBy.get(p.partition) ?? -1;
-      committed += c < 0 ? Number(p.low) : c; // -1: nothing committed yet
-    }
-    return { committed, end };
-  }
+  const progress = () => groupProgress(admin!, groupId, topic);
 
   /** Opens the chDB directory in this process (the children are gone), runs `fn`, closes it again. */
   async function withHistory<T>(fn: (h: ReturnType<typeof createChdbHistory>) => Promise<T>): Promise<T> {
@@ -179,9 +166,7 @@ describe.runIf(hasService("kafka") && hasService("postgres") && hasService("redi
   }
 
   it("kill -9 mid-stream, restart: history holds each acked position exactly once", { timeout: 120_000 }, async ({ onTestFailed }) => {
-    onTestFailed(() => {
-      for (const c of children) console.error(`--- ${c.name} stderr ---\n${c.stderr || "(empty)"}\n--- ${c.name} last events ---\n${c.events.slice(-5).map((e) => JSON.stringify(e)).join("\n")}`);
-    });
+    onTestFailed(() => console.error(describeChildren(children)));
     const t0 = Date.now();
     const took = () => `${((Date.now() - t0) / 1000).toFixed(1)} s`;
 
@@ -199,7 +184,7 @@ describe.runIf(hasService("kafka") && hasService("postgres") && hasService("redi
     } finally {
       await producer.disconnect();
     }
-    expect((await groupProgress()).end).toBe(N);
+    expect((await progress()).end).toBe(N);
     log(`${took()}: produced ${N} positions for ${DEVICES} devices to ${topic}`);
 
     // 2. Child #1, killed at a history flush: the rows of that flush are in chDB, their offsets
@@ -218,7 +203,7 @@ describe.runIf(hasService("kafka") && hasService("postgres") && hasService("redi
     expect(reported1.inserted).toBeLessThan(N);
     expect(reported1.positions).toBeLessThan(N);
 
-    const afterKill = await groupProgress();
+    const afterKill = await progress();
     const { historyAfterKill, idsAfterKill } = await withHistory(async (h) => {
       const ids = new Set<number>();
       for (const device of devices) for (const r of await h.query({ deviceId: device.id, fromMs: 0, toMs: Date.UTC(2100, 0, 1) })) ids.add(r.id);
@@ -243,7 +228,7 @@ describe.runIf(hasService("kafka") && hasService("postgres") && hasService("redi
     const deadline = Date.now() + 60_000;
     let lastLog = 0;
     for (;;) {
-      const p = await groupProgress();
+      const p = await progress();
       if (p.committed >= p.end) break;
       if (!second.alive) throw new Error(`tracker #2 exited early (${JSON.stringify(await second.exited)}); stderr:\n${second.stderr}`);
       if (Date.now() > deadline) throw new Error(`the group committed only ${p.committed} of ${p.end} within 60 s; tracker #2 last: ${JSON.stringify(second.last())}`);

@@ -1,4 +1,4 @@
-import { Kafka, logLevel } from "kafkajs";
+import { Kafka, logLevel, type Admin } from "kafkajs";
 import { uniqueSuffix } from "./fixtures.js";
 import { serviceUrls } from "./services.js";
 
@@ -53,3 +53,23 @@ export function kafkaTest(label = "test"): KafkaTest {
     },
   };
 }
+
+/**
+ * A consumer group's committed offsets summed over the topic's partitions, and the topic's end
+ * offsets summed: with one record per message, how far the group has come. The bus port has no
+ * admin side, so crash tests read this with kafkajs itself.
+ */
+export async function groupProgress(admin: Admin, groupId: string, topic: string): Promise<{ committed: number; end: number }> {
+  const ends = await admin.fetchTopicOffsets(topic);
+  const [mine] = await admin.fetchOffsets({ groupId, topics: [topic] });
+  const committedBy = new Map((mine?.partitions ?? []).map((p) => [p.partition, Number(p.offset)]));
+  let committed = 0;
+  let end = 0;
+  for (const p of ends) {
+    end += Number(p.high);
+    const c = committedBy.get(p.partition) ?? -1;
+    committed += c < 0 ? Number(p.low) : c; // -1: nothing committed yet
+  }
+  return { committed, end };
+}
+

@@ -100,6 +100,11 @@ export class ScriptChild<E extends { event: string }> {
   }
 }
 
+/** What a failed test prints of its children: each one's stderr and last few lines. */
+export function describeChildren(children: readonly ScriptChild<{ event: string }>[]): string {
+  return children.map((c) => `--- ${c.name} stderr ---\n${c.stderr || "(empty)"}\n--- ${c.name} last events ---\n${c.events.slice(-5).map((e) => JSON.stringify(e)).join("\n")}`).join("\n");
+}
+
 /** A small deterministic PRNG (mulberry32), so a failure can be replayed with the same tracks. */
 export function seededRandom(seed: number): () => number {
   let a = seed >>> 0;
