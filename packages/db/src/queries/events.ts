@@ -34,31 +34,7 @@ export interface EventInput {
   dedupeKey: string;
 }
 
-/** How json_to_recordset reads the written columns of an event row. */
-const WRITTEN_TYPES: Record<string, string> = {
-  user_id: "int",
-  device_id: "int",
-  alert_id: "int",
-  geofence_id: "int",
-  position_id: "bigint",
-  type: "text",
-  message: "text",
-  latitude: "float8",
-  longitude: "float8",
-  speed: "float8",
-  altitude: "float8",
-  course: "float8",
-  power: "float8",
-  address: "text",
-  sound: "bool",
-  push: "bool",
-  time: "timestamptz",
-  dedupe_key: "text",
-};
 const columnsByKey = Object.entries(getTableColumns(events));
-const written = columnsByKey.filter(([, c]) => c.name in WRITTEN_TYPES);
-const writtenNames = sql.raw(written.map(([, c]) => `"${c.name}"`).join(", "));
-const writtenTypes = sql.raw(written.map(([, c]) => `"${c.name}" ${WRITTEN_TYPES[c.name]}`).join(", "));
 
 /**
  * Inserts the rows whose (user, key) is new; returns them as stored. The rows go as one JSON
@@ -66,6 +42,10 @@ const writtenTypes = sql.raw(written.map(([, c]) => `"${c.name}" ${WRITTEN_TYPES
  * parameters cost the rules service more CPU than finding the events did.
  */
 async function insertNew(tx: Queryable, rows: readonly (typeof events.$inferInsert)[]): Promise<EventRow[]> {
+  // The columns values() writes (every row has the same), each read from the JSON as its own SQL type.
+  const written = columnsByKey.filter(([key]) => key in rows[0]!);
+  const writtenNames = sql.raw(written.map(([, c]) => `"${c.name}"`).join(", "));
+  const writtenTypes = sql.raw(written.map(([, c]) => `"${c.name}" ${c.getSQLType()}`).join(", "));
   const json = JSON.stringify(rows.map((r) => Object.fromEntries(written.map(([key, c]) => [c.name, r[key as keyof typeof r] ?? null]))));
   const result = await tx.execute(sql`
     insert into ${events} (${writtenNames})
