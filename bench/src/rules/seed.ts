@@ -1,6 +1,7 @@
 import { WEEKDAYS } from "@fleet/contracts";
 import { NO_NOTIFICATIONS, createAlert, createCustomEvent, createDevice, createDriver, createGeofence, createUser, createUserSensor, type AlertValues, type CustomEventInput, type Db, type LatLng } from "@fleet/db";
-import { REGION, random, type Rng } from "./region.js";
+import { seededRandom } from "@fleet/testkit";
+import { REGION, type Rng } from "./region.js";
 
 /*
  * The accounts bench:rules runs against, written through the same queries the api uses:
@@ -156,7 +157,7 @@ async function seedAccount(db: Db, u: number, twin: boolean, sizes: SeedSizes, r
 
 /** Writes the accounts, logging each. */
 export async function seedAccounts(db: Db, sizes: SeedSizes, log: (line: string) => void): Promise<Seeded> {
-  const rng = random(20261126);
+  const rng = seededRandom(20261126);
   const out: Seeded = { watched: [], unwatched: [], alerts: 0, geofences: 0 };
   for (let u = 0; u < sizes.users; u++) {
     const watched = await seedAccount(db, u, false, sizes, rng);

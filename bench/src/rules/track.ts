@@ -1,5 +1,6 @@
 import type { EnrichedPosition } from "@fleet/contracts";
-import { REGION, random, type Rng } from "./region.js";
+import { seededRandom } from "@fleet/testkit";
+import { REGION, type Rng } from "./region.js";
 import type { SeededAccount } from "./seed.js";
 
 /*
@@ -31,7 +32,7 @@ interface Vehicle {
 }
 
 function vehicle(seed: number): Vehicle {
-  const rng = random(seed);
+  const rng = seededRandom(seed);
   return {
     rng,
     lat: REGION.south + rng() * (REGION.north - REGION.south),
