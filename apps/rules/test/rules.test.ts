@@ -143,6 +143,9 @@ describe.runIf(hasService("kafka") && hasService("postgres") && hasService("redi
     await producer.send(topic, [{ key: "rules-imei-1", value: "{not json" }]);
     await send([at(30, { speedKmh: 50 }), at(31, { speedKmh: 150 })]);
     await waitFor("the event after the bad message", async () => (await eventCount()) >= before + 1, 60_000);
+    // The batch's events are recorded before its refused message is written to the dead
+    // topic, so the count moves a produce round-trip after the event shows.
+    await waitFor("the bad message dead-lettered", async () => rules.deadLettered() >= 1, 10_000);
     expect(rules.deadLettered()).toBe(1);
   }, 90_000);
 });
