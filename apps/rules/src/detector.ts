@@ -35,6 +35,12 @@ export interface DetectorInput {
   owner: RuleUser;
   /** The ids of the owner's named geofences holding the position (computed once per position and owner). */
   inside(): ReadonlySet<number>;
+  /**
+   * The ids of the geofences (all the device's owners') that held the device's previous
+   * position: kept by the chain for the geofence detectors, which it runs only when the set
+   * changes.
+   */
+  wasInside: ReadonlySet<number>;
   /** Whether the custom event's conditions hold at the position (customMatches), asked once per position and custom event. */
   matches(event: RuleCustomEvent): boolean;
   /** The device's fuel level sensor's reading at the position, or null (no sensor, no number); read once per position. */

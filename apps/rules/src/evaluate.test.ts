@@ -12,7 +12,7 @@ describe("a batch run again", () => {
     expect(first.found.map((f) => f.event.type)).toEqual(["overspeed", "geofence_in", "overspeed"]);
     const again = evaluateDevice(rules, batch, JSON.parse(JSON.stringify(first.state)) as RuleState);
     expect(again.found).toEqual([]);
-    expect(again.changed).toBe(false);
+    expect(again.change).toBeUndefined();
     // From the state before it, the same batch finds the same events, which record nothing new (same keys).
     expect(evaluateDevice(rules, batch, before).found.map((f) => f.event.dedupeKey)).toEqual(first.found.map((f) => f.event.dedupeKey));
   });
@@ -64,6 +64,23 @@ describe("where and when an alert applies", () => {
     expect(runTrack(rules, sosAt(T0 + 120_000)).events).toEqual([]);
   });
 
+  it("says what moved: only the fix while nothing else changes, an alert's memory when its episode starts, the device's geofences when it crosses one", () => {
+    const rules = deviceRules([alert({ id: 1, type: "overspeed", attributes: { overspeed: 90 } }), alert({ id: 2, type: "geofence_inout", geofences: [3] }), alert({ id: 5, type: "geofence_in", geofences: [3] })], { geofences: [square(3, "Depot", 54.7, 25.3)] });
+    const [a, b, c, d, e] = track(5, 10_000, (i) => ({ speedKmh: [50, 60, 100, 100, 100][i]!, ...(i === 4 ? { latitude: 54.7, longitude: 25.3 } : {}) }));
+    const first = evaluateDevice(rules, [a!], undefined);
+    // The geofence alerts keep nothing of their own: the device's geofences are kept once, for all of them.
+    expect(first.change).toEqual({ set: { a1: first.state.a1, fix: a!.fixTime, geo: [] }, unset: [] });
+    const quiet = evaluateDevice(rules, [b!], first.state);
+    expect(quiet.change).toEqual({ set: { fix: b!.fixTime }, unset: [] });
+    const over = evaluateDevice(rules, [c!], quiet.state);
+    expect(Object.keys(over.change!.set).sort()).toEqual(["a1", "fix"]);
+    const still = evaluateDevice(rules, [d!], over.state);
+    expect(Object.keys(still.change!.set)).toEqual(["fix"]);
+    const entered = evaluateDevice(rules, [e!], still.state);
+    expect(entered.found.map((f) => [f.alert.id, f.event.type])).toEqual([[2, "geofence_in"], [5, "geofence_in"]]);
+    expect(entered.change).toEqual({ set: { fix: e!.fixTime, geo: [3] }, unset: [] });
+  });
+
   it("keeps the memory of the alerts that watch the device and drops a removed alert's", () => {
     const two = deviceRules([alert({ id: 1, type: "sos" }), alert({ id: 2, type: "overspeed", attributes: { overspeed: 90 } })]);
     const { state } = runTrack(two, [position({ attributes: { alarm: "sos" }, speedKmh: 100 })]);
@@ -72,7 +89,7 @@ describe("where and when an alert applies", () => {
     const one = deviceRules([alert({ id: 2, type: "overspeed", attributes: { overspeed: 90 } })]);
     expect(Object.keys(runTrack(one, [position({ speedKmh: 100 })], state).state!).sort()).toEqual(["a2", "fix"]);
     // Dropping a removed alert's memory is a change to store, even with no position to run.
-    expect(evaluateDevice(one, [], state).changed).toBe(true);
-    expect(evaluateDevice(two, [], state).changed).toBe(false);
+    expect(evaluateDevice(one, [], state).change).toEqual({ set: {}, unset: ["a1"] });
+    expect(evaluateDevice(two, [], state).change).toBeUndefined();
   });
 });

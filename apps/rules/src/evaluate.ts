@@ -5,6 +5,7 @@ import type { RuleState } from "@fleet/live";
 import { UNCHANGED, type Detection, type DetectorInput } from "./detector.js";
 import { DETECTORS, type AnyDetector } from "./detectors/index.js";
 import { customMatches } from "./detectors/custom.js";
+import { sameIds } from "./detectors/geofence.js";
 import type { DeviceRules, RuleAlert, RuleCustomEvent, RuleUser } from "./model.js";
 import { inPeriod, inSchedule, inZone } from "./scope.js";
 
@@ -59,6 +60,8 @@ interface Watch {
   detect: AnyDetector;
   owner: RuleUser;
   key: string;
+  /** A geofence alert: run only when the device's geofences change (GEO_KEY), and keeping no memory of its own. */
+  geofence: boolean;
 }
 
 const watchesOf = new WeakMap<DeviceRules, readonly Watch[]>();
@@ -68,7 +71,7 @@ function watches(rules: DeviceRules): readonly Watch[] {
     out = rules.alerts.flatMap((alert) => {
       const detect = DETECTORS[alert.type];
       const owner = rules.users.get(alert.userId);
-      return detect && owner ? [{ alert, detect, owner, key: memoryKey(alert) }] : [];
+      return detect && owner ? [{ alert, detect, owner, key: memoryKey(alert), geofence: detect === DETECTORS.geofence_inout }] : [];
     });
     watchesOf.set(rules, out);
   }
@@ -77,6 +80,12 @@ function watches(rules: DeviceRules): readonly Watch[] {
 
 /** Where the device's previous latest fix time is kept in its rule state, for the GPS-jump check. */
 export const FIX_KEY = "fix";
+/**
+ * Where the geofences holding the device's previous position are kept (ascending ids, all the
+ * owners of its geofence alerts): once per device rather than per alert, so a crossing moves
+ * one member of the state, not one per geofence alert (a fleet may have dozens).
+ */
+export const GEO_KEY = "geo";
 
 /**
  * Faster than any vehicle: a fix that implies it, measured from the device's fix before it,
@@ -90,6 +99,8 @@ function isJump(position: EnrichedPosition, previousFix: unknown): boolean {
 }
 
 const NO_GEOFENCES: ReadonlySet<number> = new Set();
+/** In no geofence: shared by every position outside all (most), never added to. */
+const NOWHERE: number[] = [];
 
 /**
  * What a detector reads, one object per evaluation, moved from alert to alert and position to
@@ -101,6 +112,7 @@ class Reading implements DetectorInput {
   alert!: RuleAlert;
   owner!: RuleUser;
   jump = false;
+  wasInside: ReadonlySet<number> = NO_GEOFENCES;
   private readonly places = new Map<number, ReadonlySet<number>>();
   /** The last owner asked about and their answer: most devices have one owner, asked by dozens of alerts per position. */
   private placesOf = -1;
@@ -134,8 +146,18 @@ class Reading implements DetectorInput {
     return this.fuel;
   };
 
-  readonly inside = (): ReadonlySet<number> => {
-    const userId = this.alert.userId;
+  readonly inside = (): ReadonlySet<number> => this.insideOf(this.alert.userId);
+
+  /** The ids of these users' geofences holding the position, ascending. */
+  insideAll(userIds: readonly number[]): number[] {
+    if (userIds.length === 1) {
+      const set = this.insideOf(userIds[0]!);
+      return set.size === 0 ? NOWHERE : [...set];
+    }
+    return [...new Set(userIds.flatMap((id) => [...this.insideOf(id)]))].sort((a, b) => a - b);
+  }
+
+  private insideOf(userId: number): ReadonlySet<number> {
     if (userId === this.placesOf) return this.placesSet;
     let set = this.places.get(userId);
     if (!set) {
@@ -150,22 +172,33 @@ class Reading implements DetectorInput {
   };
 }
 
+/** What a batch changed in a device's rule state: the members to write and those to drop. */
+export interface StateChange {
+  set: RuleState;
+  unset: string[];
+}
+
 /**
  * Runs a device's positions, in order, through the detector of each alert watching it,
  * from the device's stored rule state. Returns the events that fall inside their alert's
- * period on the device, schedule and zone, and the state to store: the memory of the alerts
- * that watch the device now (a deleted alert's memory is dropped) and the latest fix time, and
- * whether it differs from the stored one. Positions older than the device's latest (`latest`
- * false), or than the latest fix the stored state has seen, fire nothing and move no memory, as
- * in Traccar: their moment has passed, and running them would make an episode start and end
- * out of order.
+ * period on the device, schedule and zone; the state after them (the memory of the alerts
+ * that watch the device now, the latest fix time and the geofences it was in); and what changed from the stored state,
+ * if anything: the members that moved (a detector's memory moves when it fires or an episode
+ * starts or ends, not at every position) and a removed alert's memory, dropped. Positions older
+ * than the device's latest (`latest` false), or than the latest fix the stored state has seen,
+ * fire nothing and move no memory, as in Traccar: their moment has passed, and running them
+ * would make an episode start and end out of order.
  */
-export function evaluateDevice(rules: DeviceRules, positions: readonly EnrichedPosition[], stored: RuleState | undefined): { found: Found[]; state: RuleState; changed: boolean } {
+export function evaluateDevice(rules: DeviceRules, positions: readonly EnrichedPosition[], stored: RuleState | undefined): { found: Found[]; state: RuleState; change: StateChange | undefined } {
   const watching = watches(rules);
   // Each alert's memory by its place in `watching`: looked up by key once per batch, not per position.
-  const memory = watching.map((w) => stored?.[w.key]);
-  let fix = stored?.[FIX_KEY];
-  let changed = false;
+  const memory = watching.map((w) => (w.geofence ? undefined : stored?.[w.key]));
+  const before = memory.slice();
+  const storedFix = stored?.[FIX_KEY];
+  let fix = storedFix;
+  const geofenceOwners = [...new Set(watching.filter((w) => w.geofence).map((w) => w.alert.userId))];
+  const storedGeo = geofenceOwners.length > 0 && Array.isArray(stored?.[GEO_KEY]) ? (stored[GEO_KEY] as number[]) : undefined;
+  let geo = storedGeo;
 
   const found: Found[] = [];
   const reading = new Reading(rules);
@@ -176,9 +209,20 @@ export function evaluateDevice(rules: DeviceRules, positions: readonly EnrichedP
     if (!position.latest || (typeof fix === "number" && position.fixTime <= fix)) continue;
     reading.at(position, fix);
     fix = position.fixTime;
-    changed = true;
+    // The geofence alerts run only when the device's geofences changed; a GPS jump moves it in
+    // or out of nothing, and where it was first seen is learnt, not entered.
+    let crossed = false;
+    if (geofenceOwners.length > 0 && !reading.jump) {
+      const here = reading.insideAll(geofenceOwners);
+      if (geo !== undefined && !sameIds(here, geo)) {
+        crossed = true;
+        reading.wasInside = new Set(geo);
+      }
+      if (geo === undefined || crossed) geo = here;
+    }
     for (let i = 0; i < watching.length; i++) {
       const w = watching[i]!;
+      if (w.geofence && !crossed) continue;
       reading.alert = w.alert;
       reading.owner = w.owner;
       const result = w.detect(reading, memory[i]);
@@ -192,11 +236,28 @@ export function evaluateDevice(rules: DeviceRules, positions: readonly EnrichedP
   }
 
   const state: RuleState = {};
-  watching.forEach((w, i) => {
-    if (memory[i] !== undefined) state[w.key] = memory[i];
-  });
-  if (fix !== undefined) state[FIX_KEY] = fix;
-  // A deleted alert's memory dropped is a change to store too.
-  if (!changed && stored && Object.keys(stored).length !== Object.keys(state).length) changed = true;
-  return { found, state, changed };
+  const set: RuleState = {};
+  let moved = 0;
+  let known = 0;
+  for (let i = 0; i < watching.length; i++) {
+    const key = watching[i]!.key;
+    if (before[i] !== undefined) known++;
+    if (memory[i] !== undefined) state[key] = memory[i];
+    if (memory[i] !== before[i]) {
+      set[key] = memory[i];
+      moved++;
+    }
+  }
+  for (const [key, now, then] of [[FIX_KEY, fix, storedFix], [GEO_KEY, geo, storedGeo]] as const) {
+    if (then !== undefined) known++;
+    if (now !== undefined) state[key] = now;
+    if (now !== then) {
+      set[key] = now;
+      moved++;
+    }
+  }
+  // A removed alert's memory is dropped: a change to store too. The stored state holds one
+  // when it has more members than the ones read from it above.
+  const unset = stored && Object.keys(stored).length > known ? Object.keys(stored).filter((key) => !(key in state) && !(key in set)) : [];
+  return { found, state, change: moved + unset.length > 0 ? { set, unset } : undefined };
 }

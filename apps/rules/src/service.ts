@@ -3,13 +3,14 @@ import { PermanentError, decodeAll, jsonMessages, sendWithin, withDeadLetters, t
 import { ConsumerGroups, EnrichedPositionSchema, RulesChangedSchema, Topics, type EnrichedPosition } from "@fleet/contracts";
 import { findUserById, loadDeviceRuleRecords, loadUserRuleRecords, onEventsRecorded, recordEvents, type Db, type EventNotification } from "@fleet/db";
 import type { Mailer } from "@fleet/mail";
-import type { LiveStore, RuleStateEntry } from "@fleet/live";
+import type { LiveStore, RuleState, RuleStateChange } from "@fleet/live";
 import { evaluateDevice, type Found } from "./evaluate.js";
 import type { DeviceRules } from "./model.js";
 import { channels } from "./notify/channels.js";
 import { startDispatcher } from "./notify/dispatcher.js";
 import { notificationsOf } from "./notify/payloads.js";
 import { ruleBook, type RuleBook, type SeenDevice } from "./rule-book.js";
+import { StateCache } from "./state-cache.js";
 import { startSweeper } from "./sweeper.js";
 
 export interface RulesLogger {
@@ -22,7 +23,7 @@ export interface RulesLogger {
 export interface RulesOptions {
   bus: Bus;
   db: Db;
-  live: Pick<LiveStore, "getStates" | "getRuleStates" | "putRuleStates" | "markEvents">;
+  live: Pick<LiveStore, "getStates" | "getRuleStates" | "getRuleStateMember" | "changeRuleStates" | "markEvents">;
   logger: RulesLogger;
   partitionsConcurrently?: number;
   /** How long a device's rules are kept without a notice; see RuleBookOptions. */
@@ -87,6 +88,7 @@ export async function startRules(opts: RulesOptions): Promise<Rules> {
     { devices: (ids) => loadDeviceRuleRecords(opts.db, ids), users: (ids) => loadUserRuleRecords(opts.db, ids) },
     { maxAgeMs: opts.rulesMaxAgeMs },
   );
+  const states = new StateCache({ live: opts.live });
   // Recorded events reach the next get_devices_latest poll through the live store's event index.
   onEventsRecorded(opts.db, (recorded) => opts.live.markEvents(recorded));
 
@@ -100,17 +102,20 @@ export async function startRules(opts: RulesOptions): Promise<Rules> {
     }
 
     const ids = [...rules.keys()];
-    const stored = await opts.live.getRuleStates(ids);
+    const stored = await states.load(ids);
     const found: Found[] = [];
-    const states: RuleStateEntry[] = [];
+    const changes: RuleStateChange[] = [];
+    const after: [number, RuleState][] = [];
     for (const id of ids) {
-      const before = stored.get(id);
-      const { found: f, state, changed } = evaluateDevice(rules.get(id)!, devices.get(id)!.positions, before);
+      const { found: f, state, change } = evaluateDevice(rules.get(id)!, devices.get(id)!.positions, stored.get(id));
       for (const one of f) found.push(one);
-      if (changed) states.push({ deviceId: id, state });
+      if (change) changes.push({ deviceId: id, ...change });
+      after.push([id, state]);
     }
     await record(found, rules);
-    if (states.length > 0) await opts.live.putRuleStates(states);
+    if (changes.length > 0) await opts.live.changeRuleStates(changes);
+    // Only once stored: a batch that fails is run again from what the store holds.
+    for (const [id, state] of after) states.remember(id, state);
     counters.seen += positions.length;
     return rejected;
   }

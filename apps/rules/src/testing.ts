@@ -4,7 +4,7 @@ import { GeofenceIndex, type GeofenceShape } from "@fleet/geo";
 import type { SensorDefinition } from "@fleet/sensors";
 import { sensorDef } from "@fleet/sensors/testing";
 import type { RuleState } from "@fleet/live";
-import { evaluateDevice } from "./evaluate.js";
+import { evaluateDevice, type StateChange } from "./evaluate.js";
 import type { DeviceRules, RuleAlert, RuleCustomEvent, RuleDriver, RuleGeofence, RuleUser } from "./model.js";
 
 /*
@@ -95,10 +95,22 @@ export function deviceRules(
   };
 }
 
+/** A stored state with a batch's change applied, each member as JSON gives it back: what the next batch reads from the live store. */
+export function applyChange(state: RuleState | undefined, change: StateChange | undefined): RuleState | undefined {
+  if (!change) return state;
+  const next: RuleState = { ...state };
+  for (const [key, value] of Object.entries(change.set)) {
+    if (value === undefined) delete next[key];
+    else next[key] = JSON.parse(JSON.stringify(value));
+  }
+  for (const key of change.unset) delete next[key];
+  return next;
+}
+
 /**
- * Runs positions through a device's rules one at a time, storing the state between them as
- * the live store does (JSON), as a stream of single-position batches would; returns every
- * event row found and the state after the last.
+ * Runs positions through a device's rules one at a time, storing between them only what each
+ * run says changed, as the service stores it (JSON, member by member), as a stream of
+ * single-position batches would; returns every event row found and the state after the last.
  */
 export function runTrack(rules: DeviceRules, positions: readonly EnrichedPosition[], start?: RuleState) {
   let state: RuleState | undefined = start;
@@ -106,7 +118,7 @@ export function runTrack(rules: DeviceRules, positions: readonly EnrichedPositio
   for (const p of positions) {
     const out = evaluateDevice(rules, [p], state);
     events.push(...out.found.map((f) => f.event));
-    state = JSON.parse(JSON.stringify(out.state)) as RuleState;
+    state = applyChange(state, out.change);
   }
   return { events, state };
 }

@@ -75,8 +75,8 @@ let counts = () => ({ seen: 0, recorded: 0, deadLettered: 0 });
 const ackDelayMs = config.CRASH_STATE_ACK_DELAY_MS;
 const live: LiveStore = {
   ...redisLive,
-  async putRuleStates(entries) {
-    await redisLive.putRuleStates(entries);
+  async changeRuleStates(entries) {
+    await redisLive.changeRuleStates(entries);
     const { seen, recorded } = counts();
     report("stored", { devices: entries.map((e) => e.deviceId), seen, recorded });
     if (ackDelayMs > 0) await new Promise((r) => setTimeout(r, ackDelayMs));

@@ -2,7 +2,7 @@ import { readFileSync, renameSync, writeFileSync } from "node:fs";
 import { rename, writeFile } from "node:fs/promises";
 import type { LiveState } from "@fleet/contracts";
 import { CHANGE_RETENTION_MS, offlineWindow, withTailMax, type ChangedIds, type LiveStore, type RuleState } from "./port.js";
-import { isRuleState, parseRuleState, ruleStateJson } from "./rule-state.js";
+import { isRuleState, memberWrites, parseMember } from "./rule-state.js";
 import { stateJson } from "./state-json.js";
 
 export interface MemoryLiveOptions {
@@ -45,17 +45,20 @@ function loadSnapshot(path: string): Snapshot {
   }
 }
 
-/** The snapshot's rule states as JSON text, skipping any entry that is not a device id and a non-empty object. */
-function loadRules(entries: unknown): [number, string][] {
+/** The snapshot's rule states as their members' JSON, skipping any entry that is not a device id and a non-empty object. */
+function loadRules(entries: unknown): [number, Map<string, string>][] {
   if (!Array.isArray(entries)) return [];
-  const out: [number, string][] = [];
+  const out: [number, Map<string, string>][] = [];
   for (const entry of entries as unknown[]) {
     if (!Array.isArray(entry) || typeof entry[0] !== "number" || !isRuleState(entry[1])) continue;
-    const json = ruleStateJson(entry[1]);
-    if (json !== undefined) out.push([entry[0], json]);
+    const { set } = memberWrites({ deviceId: entry[0], set: entry[1] });
+    if (set.length > 0) out.push([entry[0], new Map(set)]);
   }
   return out;
 }
+
+/** A rule state's members' JSON as the JSON of the object they make. */
+const membersJson = (members: Map<string, string>) => `{${[...members].map(([k, json]) => `${JSON.stringify(k)}:${json}`).join(",")}}`;
 
 /** userId → (deviceId or, for the event index, eventId → time ms): one of the store's per-user indexes. */
 class UserIndex {
@@ -100,8 +103,8 @@ export function createMemoryLive(options: MemoryLiveOptions = {}): LiveStore {
   const records = new UserIndex(loaded?.records);
   const seen = new UserIndex(loaded?.seen);
   const events = new UserIndex(loaded?.events);
-  /** deviceId → its rules-service state's JSON. */
-  const rules = new Map<number, string>(loadRules(loaded?.rules));
+  /** deviceId → its rules-service state, member → that member's JSON. */
+  const rules = new Map<number, Map<string, string>>(loadRules(loaded?.rules));
   let last = loaded?.clock ?? 0;
   let dirty = false;
   /**
@@ -110,13 +113,13 @@ export function createMemoryLive(options: MemoryLiveOptions = {}): LiveStore {
    * the event loop.
    */
   const snapshotText = () => {
-    const spliced = (map: Map<number, string>) => {
+    const spliced = <V>(map: Map<number, V>, json: (value: V) => string) => {
       const parts: string[] = [];
-      for (const [id, json] of map) parts.push(`[${id},${json}]`);
+      for (const [id, value] of map) parts.push(`[${id},${json(value)}]`);
       return parts.join(",");
     };
     const indexes = JSON.stringify({ changes: changes.entries(), records: records.entries(), seen: seen.entries(), events: events.entries(), clock: last });
-    return `{"states":[${spliced(states)}],"rules":[${spliced(rules)}],${indexes.slice(1)}`;
+    return `{"states":[${spliced(states, (json) => json)}],"rules":[${spliced(rules, membersJson)}],${indexes.slice(1)}`;
   };
   // Write then rename, so a crash mid-write leaves the previous snapshot whole: states and indexes together.
   let saving: Promise<void> | undefined;
@@ -215,21 +218,34 @@ export function createMemoryLive(options: MemoryLiveOptions = {}): LiveStore {
     async getRuleStates(deviceIds) {
       const out = new Map<number, RuleState>();
       for (const id of deviceIds) {
-        const json = rules.get(id);
+        const members = rules.get(id);
+        if (!members) continue;
         // Parsed per read: the caller gets its own copy, as from Redis.
-        const state = json === undefined ? undefined : parseRuleState(json);
-        if (state) out.set(id, state);
+        const state: RuleState = {};
+        for (const [member, json] of members) state[member] = parseMember(json);
+        out.set(id, state);
       }
       return out;
     },
-    async putRuleStates(entries) {
-      // All serialised before any is stored: a state JSON cannot hold fails the call whole, as in Redis.
-      const writes = entries.map(({ deviceId, state }) => [deviceId, ruleStateJson(state)] as const);
-      for (const [deviceId, json] of writes) {
-        if (json === undefined) rules.delete(deviceId);
-        else rules.set(deviceId, json);
+    async getRuleStateMember(deviceIds, member) {
+      const out = new Map<number, unknown>();
+      for (const id of deviceIds) {
+        const json = rules.get(id)?.get(member);
+        if (json !== undefined) out.set(id, parseMember(json));
       }
-      if (writes.length > 0) dirty = true;
+      return out;
+    },
+    async changeRuleStates(changes) {
+      // All serialised before any is applied: a member JSON cannot hold fails the call whole, as in Redis.
+      const writes = changes.map((c) => [c.deviceId, memberWrites(c)] as const);
+      for (const [deviceId, { set, unset }] of writes) {
+        const members = rules.get(deviceId) ?? new Map<string, string>();
+        for (const [member, json] of set) members.set(member, json);
+        for (const member of unset) members.delete(member);
+        if (members.size === 0) rules.delete(deviceId);
+        else rules.set(deviceId, members);
+        dirty = true;
+      }
     },
     async deleteStates(deviceIds) {
       // Index entries stay, as in Redis; readers skip ids without a state.

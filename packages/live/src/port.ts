@@ -27,10 +27,14 @@ export interface DeviceEvents {
  */
 export type RuleState = Record<string, unknown>;
 
-/** A device's new rules-service state. */
-export interface RuleStateEntry {
+/**
+ * A change to a device's rules-service state: members set (each replaced whole) and members
+ * removed, applied to the device's state together or not at all.
+ */
+export interface RuleStateChange {
   deviceId: number;
-  state: RuleState;
+  set: RuleState;
+  unset?: readonly string[];
 }
 
 /** Device ids and the store's clock at the moment of the read. */
@@ -105,11 +109,17 @@ export interface LiveStore {
    */
   getRuleStates(deviceIds: readonly number[]): Promise<Map<number, RuleState>>;
   /**
-   * Replaces each device's rules-service state; an empty object deletes it. Rule states are
-   * not indexed as changes: no client sees them. A state JSON cannot hold (a BigInt, a
-   * cycle) fails the call before anything is written.
+   * One member of each device's rules-service state, for the devices whose state has it: a
+   * small read by which a caller that keeps states in memory tells whether its copy is still
+   * the stored one.
    */
-  putRuleStates(entries: readonly RuleStateEntry[]): Promise<void>;
+  getRuleStateMember(deviceIds: readonly number[], member: string): Promise<Map<number, unknown>>;
+  /**
+   * Applies each change to its device's rules-service state (a state left with no member is
+   * gone). Rule states are not indexed as changes: no client sees them. A member JSON cannot
+   * hold (a BigInt, a cycle) fails the call before anything is written.
+   */
+  changeRuleStates(changes: readonly RuleStateChange[]): Promise<void>;
   /** Deletes the devices' states and their rules-service states (the devices were deleted). */
   deleteStates(deviceIds: readonly number[]): Promise<void>;
   close(): Promise<void>;

@@ -1,7 +1,7 @@
 import type { LiveState } from "@fleet/contracts";
 import { Redis, type ChainableCommander } from "ioredis";
-import { CHANGE_RETENTION_MS, withTailMax, type LiveStore, type RuleState } from "./port.js";
-import { parseRuleState, ruleStateJson } from "./rule-state.js";
+import { CHANGE_RETENTION_MS, withTailMax, type LiveStore } from "./port.js";
+import { redisRuleStates, ruleKey } from "./redis-rule-states.js";
 import { WrittenTails, type TailOp } from "./written-tails.js";
 
 export interface RedisLiveOptions {
@@ -17,8 +17,6 @@ const changeKey = (userId: number) => `live:chg:${userId}`;
 const recordKey = (userId: number) => `live:rec:${userId}`;
 const seenKey = (userId: number) => `live:seen:${userId}`;
 const eventKey = (userId: number) => `live:evt:${userId}`;
-/** A device's rules-service state, as JSON: apart from its live state, which restoreStates tests by key. */
-const ruleKey = (deviceId: number) => `live:rule:${deviceId}`;
 
 /** Most devices one script writes or reads: a script blocks Redis while it runs. */
 const CHUNK = 1000;
@@ -306,26 +304,7 @@ export function createRedisLive(options: RedisLiveOptions): LiveStore {
       const ids = await redis.zrangebyscore(eventKey(userId), fromMs, `(${toMs}`);
       return ids.map(Number);
     },
-    async getRuleStates(deviceIds) {
-      // One MGET per chunk, all in one pipeline: a round trip however many devices.
-      const ids = [...new Set(deviceIds)];
-      const values = (await pipelined(chunksOf(ids), (p, chunk) => p.mget(...chunk.map(ruleKey)))).flat() as (string | null)[];
-      const out = new Map<number, RuleState>();
-      ids.forEach((id, i) => {
-        const json = values[i];
-        if (json == null) return;
-        const state = parseRuleState(json);
-        if (state) out.set(id, state);
-        // Its size, never its text: a rule state may hold a driver's card number.
-        else options.logger?.warn({ deviceId: id, bytes: json.length }, "a stored rule state is not a JSON object; reading it as none");
-      });
-      return out;
-    },
-    async putRuleStates(entries) {
-      // All serialised before the pipeline: a state JSON cannot hold fails the call with nothing written.
-      const writes = entries.map(({ deviceId, state }) => ({ key: ruleKey(deviceId), json: ruleStateJson(state) }));
-      await pipelined(writes, (p, { key, json }) => void (json === undefined ? p.del(key) : p.set(key, json)));
-    },
+    ...redisRuleStates(redis, options.logger),
     async deleteStates(deviceIds) {
       // Index members stay until trimmed: readers already skip ids without a state
       // (markChanged creates such ids too), and a user's index is bounded by retention.

@@ -40,42 +40,53 @@ function ruleStateContract(name: string, make: () => Promise<Harness>) {
     });
 
     it("round-trips several devices' states in one call, and leaves out devices without one", async () => {
-      await h.store.putRuleStates([1, 2, 3].map((deviceId) => ({ deviceId, state: ruleState(deviceId) })));
+      await h.store.changeRuleStates([1, 2, 3].map((deviceId) => ({ deviceId, set: ruleState(deviceId) })));
       const got = await h.store.getRuleStates([3, 404, 1, 2, 1]);
       expect([...got.keys()].sort()).toEqual([1, 2, 3]);
       for (const id of [1, 2, 3]) expect(got.get(id)).toEqual(ruleState(id));
       expect((await h.store.getRuleStates([])).size).toBe(0);
       expect((await h.store.getRuleStates([404])).size).toBe(0);
-      await h.store.putRuleStates([]);
+      await h.store.changeRuleStates([]);
     });
 
-    it("replaces a state whole rather than merging into it", async () => {
-      await h.store.putRuleStates([{ deviceId: 1, state: ruleState(1) }]);
-      await h.store.putRuleStates([{ deviceId: 1, state: { driverCard: "D-2" } }]);
-      expect((await h.store.getRuleStates([1])).get(1)).toEqual({ driverCard: "D-2" });
+    it("sets the members a change names and removes those it unsets, leaving the others as they were", async () => {
+      await h.store.changeRuleStates([{ deviceId: 1, set: ruleState(1) }]);
+      await h.store.changeRuleStates([{ deviceId: 1, set: { driverCard: "D-2", fix: 5 }, unset: ["geofence:9", "never-there"] }]);
+      expect((await h.store.getRuleStates([1])).get(1)).toEqual({ "overspeed:12": ruleState(1)["overspeed:12"], driverCard: "D-2", fix: 5 });
     });
 
-    it("deletes a device's state when given an empty one (also one whose members are all undefined), in the same call as writes", async () => {
-      await h.store.putRuleStates([1, 2, 3].map((deviceId) => ({ deviceId, state: ruleState(deviceId) })));
-      await h.store.putRuleStates([
-        { deviceId: 1, state: {} },
-        { deviceId: 2, state: { gone: undefined } },
-        { deviceId: 4, state: ruleState(4) },
-        { deviceId: 5, state: {} },
+    it("reads one member of each device's state, for the devices whose state has it", async () => {
+      await h.store.changeRuleStates([
+        { deviceId: 1, set: { fix: 1_732_000_000_000, ...ruleState(1) } },
+        { deviceId: 2, set: ruleState(2) },
+        { deviceId: 3, set: { fix: { at: 3 } } },
+      ]);
+      const got = await h.store.getRuleStateMember([1, 2, 3, 404, 1], "fix");
+      expect([...got].sort(([a], [b]) => a - b)).toEqual([[1, 1_732_000_000_000], [3, { at: 3 }]]);
+      expect((await h.store.getRuleStateMember([], "fix")).size).toBe(0);
+    });
+
+    it("deletes a device's state when a change leaves it no member (unset, or set to undefined), in the same call as writes", async () => {
+      await h.store.changeRuleStates([1, 2, 3].map((deviceId) => ({ deviceId, set: ruleState(deviceId) })));
+      await h.store.changeRuleStates([
+        { deviceId: 1, set: {}, unset: Object.keys(ruleState(1)) },
+        { deviceId: 2, set: { "overspeed:12": undefined, "geofence:9": undefined }, unset: ["driverCard"] },
+        { deviceId: 4, set: ruleState(4) },
+        { deviceId: 5, set: {}, unset: ["x"] },
       ]);
       expect([...(await h.store.getRuleStates([1, 2, 3, 4, 5])).keys()].sort()).toEqual([3, 4]);
     });
 
     it("deleteStates removes the devices' rule states too, and only theirs", async () => {
       await h.store.putStates([1, 2].map((id) => ({ state: state(id), userIds: [10] })));
-      await h.store.putRuleStates([1, 2, 3].map((deviceId) => ({ deviceId, state: ruleState(deviceId) })));
+      await h.store.changeRuleStates([1, 2, 3].map((deviceId) => ({ deviceId, set: ruleState(deviceId) })));
       await h.store.deleteStates([1, 3]);
       expect([...(await h.store.getRuleStates([1, 2, 3])).keys()]).toEqual([2]);
       expect([...(await h.store.getStates([1, 2])).keys()]).toEqual([2]);
     });
 
     it("keeps rule states apart from live states: neither write touches the other or the change index", async () => {
-      await h.store.putRuleStates([{ deviceId: 1, state: ruleState(1) }]);
+      await h.store.changeRuleStates([{ deviceId: 1, set: ruleState(1) }]);
       expect((await h.store.getStates([1])).size).toBe(0);
       expect((await h.store.changedSince(10, 0)).deviceIds).toEqual([]);
       // A rule state does not count as a live state: a state restored from history still lands.
@@ -87,7 +98,7 @@ function ruleStateContract(name: string, make: () => Promise<Harness>) {
 
     it("returns copies: mutating what was put or what was read leaves the stored state as it was", async () => {
       const put = ruleState(1);
-      await h.store.putRuleStates([{ deviceId: 1, state: put }]);
+      await h.store.changeRuleStates([{ deviceId: 1, set: put }]);
       put.driverCard = "changed after put";
       const read = (await h.store.getRuleStates([1])).get(1)!;
       (read["geofence:9"] as { inside: number[] }).inside.push(99);
@@ -97,19 +108,19 @@ function ruleStateContract(name: string, make: () => Promise<Harness>) {
 
     it("reads back what JSON gives on either adapter: undefined dropped, NaN as null, a Date as its string", async () => {
       const at = new Date(1_732_000_000_000);
-      await h.store.putRuleStates([{ deviceId: 1, state: { a: undefined, n: Number.NaN, at, list: [1, undefined] } }]);
+      await h.store.changeRuleStates([{ deviceId: 1, set: { a: undefined, n: Number.NaN, at, list: [1, undefined] } }]);
       expect((await h.store.getRuleStates([1])).get(1)).toStrictEqual({ n: null, at: at.toISOString(), list: [1, null] });
     });
 
-    it("fails a batch holding a state JSON cannot hold, writing none of it", async () => {
-      await expect(h.store.putRuleStates([{ deviceId: 1, state: ruleState(1) }, { deviceId: 2, state: { big: 1n } }])).rejects.toThrow();
-      await expect(h.store.putRuleStates([{ deviceId: 1, state: [] as unknown as RuleState }])).rejects.toThrow(TypeError);
+    it("fails a batch holding a member JSON cannot hold, writing none of it", async () => {
+      await expect(h.store.changeRuleStates([{ deviceId: 1, set: ruleState(1) }, { deviceId: 2, set: { big: 1n } }])).rejects.toThrow();
+      await expect(h.store.changeRuleStates([{ deviceId: 1, set: [] as unknown as RuleState }])).rejects.toThrow(TypeError);
       expect((await h.store.getRuleStates([1, 2])).size).toBe(0);
     });
 
     it("writes and reads 2,500 devices' states in one call each", async () => {
       const ids = Array.from({ length: 2500 }, (_, i) => i + 1);
-      await h.store.putRuleStates(ids.map((deviceId) => ({ deviceId, state: ruleState(deviceId) })));
+      await h.store.changeRuleStates(ids.map((deviceId) => ({ deviceId, set: ruleState(deviceId) })));
       const got = await h.store.getRuleStates(ids);
       expect(got.size).toBe(2500);
       expect(got.get(2222)).toEqual(ruleState(2222));
@@ -153,26 +164,35 @@ describe.runIf(hasService("redis"))("redis", () => {
       await t.cleanup();
     });
 
-    it("keeps each device's rule state as JSON under its own prefixed key, and deletes the key for an empty state", async () => {
-      await store.putRuleStates([{ deviceId: 1, state: ruleState(1) }]);
-      const key = `${t.keyPrefix}live:rule:1`;
-      expect(JSON.parse((await raw.get(key))!)).toEqual(ruleState(1));
-      await store.putRuleStates([{ deviceId: 1, state: {} }]);
+    it("keeps each device's rule state as a hash of member JSON under its own prefixed key, gone when no member is left", async () => {
+      await store.changeRuleStates([{ deviceId: 1, set: ruleState(1) }]);
+      const key = `${t.keyPrefix}live:rules:1`;
+      const hash = await raw.hgetall(key);
+      expect(Object.fromEntries(Object.entries(hash).map(([k, v]) => [k, JSON.parse(v)]))).toEqual(ruleState(1));
+      await store.changeRuleStates([{ deviceId: 1, set: {}, unset: Object.keys(ruleState(1)) }]);
       expect(await raw.exists(key)).toBe(0);
     });
 
-    it("reads a value that is not a JSON object as no state, without failing the batch or logging the value", async () => {
-      await store.putRuleStates([{ deviceId: 1, state: ruleState(1) }]);
-      await raw.set(`${t.keyPrefix}live:rule:2`, "{not json, card D-SECRET");
-      await raw.set(`${t.keyPrefix}live:rule:3`, "[1,2]");
-      await raw.set(`${t.keyPrefix}live:rule:4`, "null");
-      const got = await store.getRuleStates([1, 2, 3, 4]);
+    it("reads a member that is not JSON as missing, keeping the state's others, without failing the batch or logging the value", async () => {
+      await store.changeRuleStates([{ deviceId: 1, set: ruleState(1) }]);
+      await raw.hset(`${t.keyPrefix}live:rules:1`, "driverCard", "{not json, card D-SECRET");
+      await raw.hset(`${t.keyPrefix}live:rules:2`, "fix", "{not json");
+      const got = await store.getRuleStates([1, 2]);
       expect([...got.keys()]).toEqual([1]);
-      expect(warnings.map((w) => (w.obj as { deviceId: number }).deviceId)).toEqual([2, 3, 4]);
+      expect(got.get(1)).toEqual({ "overspeed:12": ruleState(1)["overspeed:12"], "geofence:9": ruleState(1)["geofence:9"] });
+      expect((await store.getRuleStateMember([2], "fix")).size).toBe(0);
+      expect(warnings.map((w) => (w.obj as { deviceId: number }).deviceId)).toEqual([1, 2]);
       expect(JSON.stringify(warnings)).not.toContain("SECRET");
       // The next write replaces it.
-      await store.putRuleStates([{ deviceId: 2, state: ruleState(2) }]);
-      expect((await store.getRuleStates([2])).get(2)).toEqual(ruleState(2));
+      await store.changeRuleStates([{ deviceId: 1, set: ruleState(1) }]);
+      expect((await store.getRuleStates([1])).get(1)).toEqual(ruleState(1));
+    });
+
+    it("does not read a state an earlier version stored as one JSON string, nor fail on it", async () => {
+      await raw.set(`${t.keyPrefix}live:rule:7`, JSON.stringify(ruleState(7)));
+      expect((await store.getRuleStates([7])).size).toBe(0);
+      await store.changeRuleStates([{ deviceId: 7, set: { fix: 1 } }]);
+      expect((await store.getRuleStates([7])).get(7)).toEqual({ fix: 1 });
     });
   });
 });
@@ -191,8 +211,8 @@ describe("memory store snapshot: rule states", () => {
   it("keeps rule states, and their deletions, across close and reopen at the same path", async () => {
     const first = createMemoryLive({ snapshotPath });
     await first.putStates([{ state: state(5), userIds: [1] }]);
-    await first.putRuleStates([5, 6, 7].map((deviceId) => ({ deviceId, state: ruleState(deviceId) })));
-    await first.putRuleStates([{ deviceId: 6, state: {} }]);
+    await first.changeRuleStates([5, 6, 7].map((deviceId) => ({ deviceId, set: ruleState(deviceId) })));
+    await first.changeRuleStates([{ deviceId: 6, set: {}, unset: Object.keys(ruleState(6)) }]);
     await first.deleteStates([7]);
     await first.close();
 
@@ -206,7 +226,7 @@ describe("memory store snapshot: rule states", () => {
 
   it("saves at close when only rule states changed", async () => {
     const first = createMemoryLive({ snapshotPath });
-    await first.putRuleStates([{ deviceId: 5, state: ruleState(5) }]);
+    await first.changeRuleStates([{ deviceId: 5, set: ruleState(5) }]);
     await first.close();
     expect(JSON.parse(await readFile(snapshotPath, "utf8")).rules).toEqual([[5, ruleState(5)]]);
     const second = createMemoryLive({ snapshotPath });

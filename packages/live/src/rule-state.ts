@@ -1,4 +1,4 @@
-import type { RuleState } from "./port.js";
+import type { RuleState, RuleStateChange } from "./port.js";
 
 /** Whether a value (a parsed stored one, or a caller's) has a rule state's shape: a JSON object. */
 export function isRuleState(value: unknown): value is RuleState {
@@ -6,22 +6,26 @@ export function isRuleState(value: unknown): value is RuleState {
 }
 
 /**
- * The JSON a rule state is stored as, or undefined where it is empty and so deletes.
- * Empty is judged on the JSON, so `{ a: undefined }` deletes too: it would read back as
- * `{}`, and both adapters must agree on what "has a state" means.
+ * A change's members as stored: each member's JSON, or undefined for a member JSON drops (an
+ * undefined value), which is removed like an unset one, so both adapters agree on what a
+ * state holds. Throws on a value JSON cannot hold, before anything is written.
  */
-export function ruleStateJson(state: RuleState): string | undefined {
-  // The type allows an array; stored, it would read back as no state, so it is refused here.
-  if (!isRuleState(state)) throw new TypeError("a rule state must be a JSON object");
-  const json = JSON.stringify(state);
-  return json === "{}" ? undefined : json;
+export function memberWrites(change: RuleStateChange): { set: [string, string][]; unset: string[] } {
+  if (!isRuleState(change.set)) throw new TypeError("a rule state change must set a JSON object");
+  const set: [string, string][] = [];
+  const unset = [...(change.unset ?? [])];
+  for (const [member, value] of Object.entries(change.set)) {
+    const json = JSON.stringify(value) as string | undefined;
+    if (json === undefined) unset.push(member);
+    else set.push([member, json]);
+  }
+  return { set, unset };
 }
 
-/** A stored rule state, or undefined where the text is not a JSON object (corrupt, or written by something else). */
-export function parseRuleState(json: string): RuleState | undefined {
+/** A stored member's value, or undefined where its text is not JSON (corrupt, or written by something else). */
+export function parseMember(json: string): unknown {
   try {
-    const value: unknown = JSON.parse(json);
-    return isRuleState(value) ? value : undefined;
+    return JSON.parse(json) as unknown;
   } catch {
     return undefined;
   }

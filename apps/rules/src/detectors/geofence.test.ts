@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { T0, alert, deviceRules, position, square, track, runTrack, typesOf } from "../testing.js";
+import { T0, alert, deviceRules, position, square, track, runTrack, typesOf, user } from "../testing.js";
 
 describe("geofences", () => {
   const depot = square(3, "Depot", 54.7, 25.3);
@@ -40,6 +40,33 @@ describe("geofences", () => {
     ];
     const r = runTrack(rules, jump.map((p) => position(p)));
     expect(r.events.map((e) => [e.type, e.time.getTime()])).toEqual([["geofence_out", T0 + 90_000]]);
+  });
+
+  it("runs each owner's geofence alerts on their own geofences, for a device on two accounts", () => {
+    const rules = deviceRules(
+      [alert({ id: 1, userId: 7, type: "geofence_inout", geofences: [3] }), alert({ id: 2, userId: 8, type: "geofence_inout", geofences: [4] })],
+      { users: [user({ id: 7 }), user({ id: 8 })], geofences: [depot, yard] },
+    );
+    const path = ["out", depot, "out", yard, "out"] as const;
+    const r = runTrack(rules, track(path.length, 10_000, (i) => ({ ...at(path[i]!), userIds: [7, 8] })));
+    expect(r.events.map((e) => [e.userId, e.type, e.geofenceId])).toEqual([
+      [7, "geofence_in", 3],
+      [7, "geofence_out", 3],
+      [8, "geofence_in", 4],
+      [8, "geofence_out", 4],
+    ]);
+  });
+
+  it("does not report a device inside as entering when an alert is added, and reports its leaving to every alert", () => {
+    const first = deviceRules([alert({ id: 1, type: "geofence_inout", geofences: [3] })], { geofences: [depot] });
+    const both = deviceRules([alert({ id: 1, type: "geofence_inout", geofences: [3] }), alert({ id: 2, type: "geofence_inout", geofences: [3] })], { geofences: [depot] });
+    const [a, b, c] = track(3, 10_000, (i) => at(i < 2 ? depot : "out"));
+    const before = runTrack(first, [a!]);
+    const after = runTrack(both, [b!, c!], before.state);
+    expect(after.events.map((e) => [e.alertId, e.type])).toEqual([
+      [1, "geofence_out"],
+      [2, "geofence_out"],
+    ]);
   });
 
   it("does not report a device that was inside when the alert first saw it as entering", () => {

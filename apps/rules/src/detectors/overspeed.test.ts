@@ -41,6 +41,6 @@ describe("overspeed", () => {
     const late = runTrack(rules, [position({ fixTime: T0 + 5_000, speedKmh: 130, latest: false })], first.state);
     expect(late.events).toEqual([]);
     expect(late.state).toEqual(first.state);
-    expect(evaluateDevice(rules, [position({ fixTime: T0 + 5_000, speedKmh: 130, latest: false })], first.state).changed).toBe(false);
+    expect(evaluateDevice(rules, [position({ fixTime: T0 + 5_000, speedKmh: 130, latest: false })], first.state).change).toBeUndefined();
   });
 });
