@@ -47,6 +47,10 @@ export interface DetectorInput {
   fuelLevel(): number | null;
   /** The fix implies a speed no vehicle reaches from the device's previous one: a GPS jump, or the fix after one. */
   jump: boolean;
+  /** km the device has driven, this position included, since the chain first kept its state (for distance alerts). */
+  odometerKm: number;
+  /** The fuel level at the device's previous position that read one, or null (for fuel alerts). */
+  previousFuel: number | null;
 }
 
 export interface DetectorResult<S> {

@@ -1,7 +1,7 @@
 import { describe, expect, it } from "vitest";
 import type { RuleState } from "@fleet/live";
 import { evaluateDevice } from "./evaluate.js";
-import { T0, alert, deviceRules, position, square, track, user, runTrack } from "./testing.js";
+import { T0, alert, deviceRules, fuelTank, position, square, track, user, runTrack } from "./testing.js";
 
 describe("a batch run again", () => {
   it("finds nothing and changes nothing when its state was already stored (a crash before the offset commit)", () => {
@@ -79,6 +79,17 @@ describe("where and when an alert applies", () => {
     const entered = evaluateDevice(rules, [e!], still.state);
     expect(entered.found.map((f) => [f.alert.id, f.event.type])).toEqual([[2, "geofence_in"], [5, "geofence_in"]]);
     expect(entered.change).toEqual({ set: { fix: e!.fixTime, geo: [3] }, unset: [] });
+  });
+
+  it("counts km and keeps the fuel level once per device: a drive moves them and the fix, not the distance and fuel alerts' memories", () => {
+    const rules = deviceRules(
+      [alert({ id: 1, type: "distance", attributes: { distance: 100, distance_unit: 1 } }), alert({ id: 2, type: "distance", attributes: { distance: 50, distance_unit: 1 } }), alert({ id: 3, type: "fuel_change", attributes: { state: 2, fuel_amount: 20, fuel_unit: 1 } })],
+      { fuelSensor: fuelTank() },
+    );
+    const [a, b] = track(2, 60_000, (i) => ({ moving: true, speedKmh: 60, distanceKm: 1, attributes: { fuel: 70 - i } }));
+    const first = evaluateDevice(rules, [a!], undefined);
+    expect(Object.keys(first.change!.set).sort()).toEqual(["a1", "a2", "a3", "fix", "fuel", "km"]);
+    expect(evaluateDevice(rules, [b!], first.state).change).toEqual({ set: { fix: b!.fixTime, km: 2, fuel: 69 }, unset: [] });
   });
 
   it("keeps the memory of the alerts that watch the device and drops a removed alert's", () => {

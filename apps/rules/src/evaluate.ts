@@ -1,12 +1,11 @@
 import type { EnrichedPosition } from "@fleet/contracts";
-import { readSensor } from "@fleet/sensors";
 import type { EventInput } from "@fleet/db";
 import type { RuleState } from "@fleet/live";
-import { UNCHANGED, type Detection, type DetectorInput } from "./detector.js";
+import { UNCHANGED, type Detection } from "./detector.js";
 import { DETECTORS, type AnyDetector } from "./detectors/index.js";
-import { customMatches } from "./detectors/custom.js";
 import { sameIds } from "./detectors/geofence.js";
-import type { DeviceRules, RuleAlert, RuleCustomEvent, RuleUser } from "./model.js";
+import type { DeviceRules, RuleAlert, RuleUser } from "./model.js";
+import { Reading } from "./reading.js";
 import { inPeriod, inSchedule, inZone } from "./scope.js";
 
 /** An event found, with the alert that found it: the service records it and notifies the alert's channels. */
@@ -78,99 +77,21 @@ function watches(rules: DeviceRules): readonly Watch[] {
   return out;
 }
 
-/** Where the device's previous latest fix time is kept in its rule state, for the GPS-jump check. */
+/*
+ * What the chain keeps per device in its rule state, beside the alerts' memories: once per
+ * device rather than per alert, so what changes at every position (the fix, km, fuel) or
+ * at a crossing moves one member of the state, not one per alert (a fleet may have dozens).
+ */
+/** The device's latest fix time: the GPS-jump check, and positions already run. */
 export const FIX_KEY = "fix";
-/**
- * Where the geofences holding the device's previous position are kept (ascending ids, all the
- * owners of its geofence alerts): once per device rather than per alert, so a crossing moves
- * one member of the state, not one per geofence alert (a fleet may have dozens).
- */
+/** The geofences (ascending ids, across the owners of its geofence alerts) holding its previous position. */
 export const GEO_KEY = "geo";
+/** km driven since the state began, while a distance alert watches it. */
+export const KM_KEY = "km";
+/** The last fuel level read, while a fuel alert watches it. */
+export const FUEL_KEY = "fuel";
 
-/**
- * Faster than any vehicle: a fix that implies it, measured from the device's fix before it,
- * is a GPS jump, and so is the fix after a jump on its way back (docs/decisions.md).
- */
-const JUMP_KMH = 500;
-
-function isJump(position: EnrichedPosition, previousFix: unknown): boolean {
-  if (typeof previousFix !== "number" || position.fixTime <= previousFix) return false;
-  return (position.distanceKm / (position.fixTime - previousFix)) * 3_600_000 > JUMP_KMH;
-}
-
-const NO_GEOFENCES: ReadonlySet<number> = new Set();
-/** In no geofence: shared by every position outside all (most), never added to. */
-const NOWHERE: number[] = [];
-
-/**
- * What a detector reads, one object per evaluation, moved from alert to alert and position to
- * position rather than made for each pair (a hundred alerts times every position). The owners'
- * geofences holding the position are found once per position and owner, when first asked.
- */
-class Reading implements DetectorInput {
-  position!: EnrichedPosition;
-  alert!: RuleAlert;
-  owner!: RuleUser;
-  jump = false;
-  wasInside: ReadonlySet<number> = NO_GEOFENCES;
-  private readonly places = new Map<number, ReadonlySet<number>>();
-  /** The last owner asked about and their answer: most devices have one owner, asked by dozens of alerts per position. */
-  private placesOf = -1;
-  private placesSet: ReadonlySet<number> = NO_GEOFENCES;
-  private fuel: number | null | undefined;
-  private readonly matched = new Map<RuleCustomEvent, boolean>();
-  constructor(readonly device: DeviceRules) {}
-
-  at(position: EnrichedPosition, previousFix: unknown): void {
-    this.position = position;
-    this.jump = isJump(position, previousFix);
-    if (this.places.size > 0) this.places.clear();
-    this.placesOf = -1;
-    this.fuel = undefined;
-    this.matched.clear();
-  }
-
-  readonly matches = (event: RuleCustomEvent): boolean => {
-    let yes = this.matched.get(event);
-    if (yes === undefined) this.matched.set(event, (yes = customMatches(event, this.position)));
-    return yes;
-  };
-
-  // Arrow fields, not methods: detectors take them out of the input (`{ inside }`).
-  readonly fuelLevel = (): number | null => {
-    if (this.fuel === undefined) {
-      const sensor = this.device.fuelSensor;
-      const { value } = sensor ? readSensor(sensor, { attributes: this.position.attributes, speedKmh: this.position.speedKmh, odometerKm: 0, engineSeconds: 0 }) : { value: null };
-      this.fuel = typeof value === "number" ? value : null;
-    }
-    return this.fuel;
-  };
-
-  readonly inside = (): ReadonlySet<number> => this.insideOf(this.alert.userId);
-
-  /** The ids of these users' geofences holding the position, ascending. */
-  insideAll(userIds: readonly number[]): number[] {
-    if (userIds.length === 1) {
-      const set = this.insideOf(userIds[0]!);
-      return set.size === 0 ? NOWHERE : [...set];
-    }
-    return [...new Set(userIds.flatMap((id) => [...this.insideOf(id)]))].sort((a, b) => a - b);
-  }
-
-  private insideOf(userId: number): ReadonlySet<number> {
-    if (userId === this.placesOf) return this.placesSet;
-    let set = this.places.get(userId);
-    if (!set) {
-      const index = this.device.geofenceIndex.get(userId);
-      const ids = index ? index.containing({ lat: this.position.latitude, lng: this.position.longitude }) : [];
-      set = ids.length === 0 ? NO_GEOFENCES : new Set(ids);
-      this.places.set(userId, set);
-    }
-    this.placesOf = userId;
-    this.placesSet = set;
-    return set;
-  };
-}
+const numberIn = (state: RuleState | undefined, key: string) => (typeof state?.[key] === "number" ? (state[key] as number) : undefined);
 
 /** What a batch changed in a device's rule state: the members to write and those to drop. */
 export interface StateChange {
@@ -182,7 +103,7 @@ export interface StateChange {
  * Runs a device's positions, in order, through the detector of each alert watching it,
  * from the device's stored rule state. Returns the events that fall inside their alert's
  * period on the device, schedule and zone; the state after them (the memory of the alerts
- * that watch the device now, the latest fix time and the geofences it was in); and what changed from the stored state,
+ * that watch the device now, and what the chain keeps per device); and what changed from the stored state,
  * if anything: the members that moved (a detector's memory moves when it fires or an episode
  * starts or ends, not at every position) and a removed alert's memory, dropped. Positions older
  * than the device's latest (`latest` false), or than the latest fix the stored state has seen,
@@ -194,11 +115,17 @@ export function evaluateDevice(rules: DeviceRules, positions: readonly EnrichedP
   // Each alert's memory by its place in `watching`: looked up by key once per batch, not per position.
   const memory = watching.map((w) => (w.geofence ? undefined : stored?.[w.key]));
   const before = memory.slice();
-  const storedFix = stored?.[FIX_KEY];
+  const storedFix = numberIn(stored, FIX_KEY);
   let fix = storedFix;
   const geofenceOwners = [...new Set(watching.filter((w) => w.geofence).map((w) => w.alert.userId))];
   const storedGeo = geofenceOwners.length > 0 && Array.isArray(stored?.[GEO_KEY]) ? (stored[GEO_KEY] as number[]) : undefined;
   let geo = storedGeo;
+  const counting = watching.some((w) => w.alert.type === "distance");
+  const storedKm = counting ? numberIn(stored, KM_KEY) : undefined;
+  let km = storedKm;
+  const fueled = watching.some((w) => w.alert.type === "fuel_change");
+  const storedFuel = fueled ? numberIn(stored, FUEL_KEY) : undefined;
+  let fuel = storedFuel;
 
   const found: Found[] = [];
   const reading = new Reading(rules);
@@ -206,7 +133,7 @@ export function evaluateDevice(rules: DeviceRules, positions: readonly EnrichedP
     // Not after the stored latest fix: a batch redelivered after its state was stored (a crash
     // before the offset commit) has had its events recorded; run again from the state it
     // produced, it would find different ones.
-    if (!position.latest || (typeof fix === "number" && position.fixTime <= fix)) continue;
+    if (!position.latest || (fix !== undefined && position.fixTime <= fix)) continue;
     reading.at(position, fix);
     fix = position.fixTime;
     // The geofence alerts run only when the device's geofences changed; a GPS jump moves it in
@@ -220,6 +147,8 @@ export function evaluateDevice(rules: DeviceRules, positions: readonly EnrichedP
       }
       if (geo === undefined || crossed) geo = here;
     }
+    if (counting) reading.odometerKm = km = (km ?? 0) + position.distanceKm;
+    reading.previousFuel = fuel ?? null;
     for (let i = 0; i < watching.length; i++) {
       const w = watching[i]!;
       if (w.geofence && !crossed) continue;
@@ -233,6 +162,7 @@ export function evaluateDevice(rules: DeviceRules, positions: readonly EnrichedP
       if (!inPeriod(alert, position.fixTime) || !inSchedule(alert, owner, position.fixTime) || !inZone(alert, reading.inside())) continue;
       for (const d of result.events) found.push({ alert, event: eventInput(alert, rules, position, d), position });
     }
+    if (fueled) fuel = reading.fuelLevel() ?? fuel;
   }
 
   const state: RuleState = {};
@@ -248,7 +178,7 @@ export function evaluateDevice(rules: DeviceRules, positions: readonly EnrichedP
       moved++;
     }
   }
-  for (const [key, now, then] of [[FIX_KEY, fix, storedFix], [GEO_KEY, geo, storedGeo]] as const) {
+  for (const [key, now, then] of [[FIX_KEY, fix, storedFix], [GEO_KEY, geo, storedGeo], [KM_KEY, km, storedKm], [FUEL_KEY, fuel, storedFuel]] as const) {
     if (then !== undefined) known++;
     if (now !== undefined) state[key] = now;
     if (now !== then) {

@@ -3,8 +3,6 @@ import { messagesFor } from "../messages.js";
 import type { DeviceRules, RuleAlert } from "../model.js";
 
 export interface FuelMemory {
-  /** The fuel level at the previous position that read one, in the sensor's unit. */
-  level: number | null;
   /** While standing: the level when the device stopped, or after the last event of this stop. */
   standingFrom: number | null;
 }
@@ -35,25 +33,25 @@ const shown = (change: number, sensor: NonNullable<DeviceRules["fuelSensor"]>) =
  * fuel_change: a fill (`state` 1) or a theft (2) of at least the alert's amount, read from the
  * device's fuel level sensor. While the device stands, the level is compared with the level
  * when it stopped, so a fill or a siphoning spread over many positions still counts, once per
- * stop; while it moves, with the position before, so what the engine burns along the way is
- * never mistaken for a theft (Traccar's FuelEventHandler compares consecutive positions).
+ * stop; while it moves, with the position before (kept once per device by the chain), so what
+ * the engine burns along the way is never mistaken for a theft (Traccar's FuelEventHandler
+ * compares consecutive positions).
  */
-export const fuelChange: Detector<FuelMemory> = ({ position, alert, device, owner, fuelLevel }, previous) => {
+export const fuelChange: Detector<FuelMemory> = ({ position, alert, device, owner, fuelLevel, previousFuel }, previous) => {
   const sensor = device.fuelSensor;
   const threshold = sensor && thresholdOf(alert, sensor);
   const level = fuelLevel();
   if (threshold === undefined || level === null) return UNCHANGED;
   const standing = !position.moving;
-  const from = standing ? (previous?.standingFrom ?? previous?.level ?? level) : (previous?.level ?? level);
-  const standingFrom = standing ? from : null;
-  const next: FuelMemory = previous?.level === level && previous.standingFrom === standingFrom ? previous : { level, standingFrom };
-  if (previous === undefined) return quiet(next);
+  if (previous === undefined) return quiet({ standingFrom: standing ? level : null });
+  const from = standing ? (previous.standingFrom ?? previousFuel ?? level) : (previousFuel ?? level);
   const change = level - from;
   if (alert.attributes.state === FILL && change >= threshold) {
-    return { events: [{ type: "fuel_fill", message: messagesFor(owner.lang).fuelFilled(shown(change, sensor!)) }], next: { level, standingFrom: standing ? level : null } };
+    return { events: [{ type: "fuel_fill", message: messagesFor(owner.lang).fuelFilled(shown(change, sensor!)) }], next: { standingFrom: standing ? level : null } };
   }
   if (alert.attributes.state === THEFT && -change >= threshold) {
-    return { events: [{ type: "fuel_theft", message: messagesFor(owner.lang).fuelDropped(shown(change, sensor!)) }], next: { level, standingFrom: standing ? level : null } };
+    return { events: [{ type: "fuel_theft", message: messagesFor(owner.lang).fuelDropped(shown(change, sensor!)) }], next: { standingFrom: standing ? level : null } };
   }
-  return quiet(next, previous);
+  const standingFrom = standing ? from : null;
+  return previous.standingFrom === standingFrom ? UNCHANGED : quiet({ standingFrom });
 };
