@@ -1,5 +1,5 @@
 import type { EnrichedPosition } from "@fleet/contracts";
-import { readSensor } from "@fleet/sensors";
+import { sensorValue } from "@fleet/sensors";
 import type { DetectorInput } from "./detector.js";
 import { customMatches } from "./detectors/custom.js";
 import type { DeviceRules, RuleAlert, RuleCustomEvent, RuleUser } from "./model.js";
@@ -61,7 +61,7 @@ export class Reading implements DetectorInput {
   readonly fuelLevel = (): number | null => {
     if (this.fuel === undefined) {
       const sensor = this.device.fuelSensor;
-      const { value } = sensor ? readSensor(sensor, { attributes: this.position.attributes, speedKmh: this.position.speedKmh, odometerKm: 0, engineSeconds: 0 }) : { value: null };
+      const value = sensor ? sensorValue(sensor, { attributes: this.position.attributes, speedKmh: this.position.speedKmh, odometerKm: 0, engineSeconds: 0 }) : null;
       this.fuel = typeof value === "number" ? value : null;
     }
     return this.fuel;

@@ -46,8 +46,9 @@ export function knownAttribute(attributes: Attributes, key: KnownAttribute): Att
  * case-insensitive; undefined when it carries none. Traccar names it `driverUniqueId`.
  * The tracker switches drivers by it and history names each group's driver by it.
  */
+const CARD_KEYS = ["rfid", "driveruniqueid"] as const;
 export function rfidOf(attributes: Attributes): string | undefined {
-  for (const key of ["rfid", "driveruniqueid"] as const) {
+  for (const key of CARD_KEYS) {
     const v = knownAttribute(attributes, key);
     if (typeof v !== "string" && typeof v !== "number") continue;
     const rfid = String(v).trim().toLowerCase();

@@ -101,7 +101,9 @@ export class GeofenceIndex {
   containing(p: LatLng): number[] {
     if (this.#tree === null || !Number.isFinite(p.lat) || !Number.isFinite(p.lng)) return [];
     const lng = p.lng - 360 * Math.floor((p.lng + 180) / 360);
-    const candidates = this.#tree.search(lng, p.lat, lng, p.lat).concat(this.#tree.search(lng + 360, p.lat, lng + 360, p.lat));
+    const candidates = this.#tree.search(lng, p.lat, lng, p.lat);
+    // The second look only where some box runs past the antimeridian that far (few indexes have any).
+    if (lng + 360 <= this.#tree.maxX) candidates.push(...this.#tree.search(lng + 360, p.lat, lng + 360, p.lat));
     candidates.sort((a, b) => a - b);
     const ids: number[] = [];
     for (let i = 0; i < candidates.length; i++) {

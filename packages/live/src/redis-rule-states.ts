@@ -19,23 +19,36 @@ for i = 1, #KEYS do
 end
 return out`;
 
-/** KEYS[1] a state hash; ARGV[1] n, then n member/JSON pairs to set, then members to remove. One device's change, whole. */
-const CHANGE_LUA = `local n = tonumber(ARGV[1])
-if n > 0 then redis.call('HSET', KEYS[1], unpack(ARGV, 2, 2 * n + 1)) end
-if #ARGV > 2 * n + 1 then redis.call('HDEL', KEYS[1], unpack(ARGV, 2 * n + 2)) end
+/**
+ * KEYS: state hashes; ARGV, for each in turn: how many members to set and to remove, then the
+ * member/JSON pairs, then the members. One script per batch of devices, each device's change
+ * whole (a script runs atomically).
+ */
+const CHANGE_LUA = `local a = 1
+for i = 1, #KEYS do
+  local nset = tonumber(ARGV[a])
+  local nunset = tonumber(ARGV[a + 1])
+  a = a + 2
+  if nset > 0 then redis.call('HSET', KEYS[i], unpack(ARGV, a, a + 2 * nset - 1)) end
+  a = a + 2 * nset
+  if nunset > 0 then redis.call('HDEL', KEYS[i], unpack(ARGV, a, a + nunset - 1)) end
+  a = a + nunset
+end
 return 1`;
 
-/** Most devices one member read asks for: a script blocks Redis while it runs. */
+/** Most devices one script reads or writes: a script blocks Redis while it runs. */
 const CHUNK = 1000;
+const MAX_ARGS = 20_000;
 
 type RuleCommands = Redis & {
   liveRuleMember(numKeys: number, ...keysAndArgs: string[]): Promise<(string | false | null)[]>;
+  liveRuleChange(numKeys: number, ...keysAndArgs: (string | number)[]): Promise<number>;
 };
 type Logger = { warn(obj: object, msg?: string): void } | undefined;
 
 export function redisRuleStates(redis: Redis, logger: Logger): Pick<LiveStore, "getRuleStates" | "getRuleStateMember" | "changeRuleStates"> {
   redis.defineCommand("liveRuleMember", { lua: MEMBER_LUA });
-  redis.defineCommand("liveRuleChange", { numberOfKeys: 1, lua: CHANGE_LUA });
+  redis.defineCommand("liveRuleChange", { lua: CHANGE_LUA });
   const commands = redis as RuleCommands;
 
   async function exec(pipeline: ReturnType<Redis["pipeline"]>): Promise<unknown[]> {
@@ -85,12 +98,24 @@ export function redisRuleStates(redis: Redis, logger: Logger): Pick<LiveStore, "
       return out;
     },
     async changeRuleStates(changes) {
-      // All serialised before the pipeline: a member JSON cannot hold fails the call with nothing written.
+      // All serialised before anything is sent: a member JSON cannot hold fails the call with nothing written.
       const writes = changes.map((c) => ({ key: ruleKey(c.deviceId), ...memberWrites(c) })).filter((w) => w.set.length + w.unset.length > 0);
-      if (writes.length === 0) return;
-      const pipeline = redis.pipeline() as ReturnType<Redis["pipeline"]> & { liveRuleChange(key: string, ...args: (string | number)[]): unknown };
-      for (const { key, set, unset } of writes) pipeline.liveRuleChange(key, set.length, ...set.flat(), ...unset);
-      await exec(pipeline);
+      let keys: string[] = [];
+      let args: (string | number)[] = [];
+      const send = async () => {
+        if (keys.length > 0) await commands.liveRuleChange(keys.length, ...keys, ...args);
+        keys = [];
+        args = [];
+      };
+      for (const { key, set, unset } of writes) {
+        keys.push(key);
+        args.push(set.length, unset.length);
+        for (const [member, json] of set) args.push(member, json);
+        for (const member of unset) args.push(member);
+        // Bounded too by arguments: they are spread into one call.
+        if (keys.length >= CHUNK || args.length >= MAX_ARGS) await send();
+      }
+      await send();
     },
   };
 }

@@ -98,27 +98,40 @@ function odometerValue(def: SensorDefinition, input: SensorInput): number | null
   return formulaValue(def, tagValue(input.attributes, def.tagName));
 }
 
+/** A numeric sensor's number, or null. */
+function numberOf(def: SensorDefinition, input: SensorInput): number | null {
+  if (isNumericType(def.type)) return numericValue(def, tagValue(input.attributes, def.tagName));
+  if (def.type === "fuel_tank_calibration") {
+    const x = formulaValue(def, tagValue(input.attributes, def.tagName));
+    return x === null ? null : interpolate(def.calibrations ?? [], x);
+  }
+  if (def.type === "odometer") return odometerValue(def, input);
+  return formulaValue(def, tagValue(input.attributes, def.tagName));
+}
+
+/** The unit a numeric sensor's number is shown in. */
+function unitOf(def: SensorDefinition): string {
+  if (isNumericType(def.type) || def.type === "fuel_tank_calibration") return def.unitOfMeasurement;
+  if (def.type === "odometer") return def.odometerValueUnit;
+  return def.unitOfMeasurement.trim() === "" ? "h" : def.unitOfMeasurement;
+}
+
+/**
+ * A sensor's value alone (on/off, a number in the sensor's unit, or null when unknown), for
+ * callers that read it at every position and show no text: the rules service.
+ */
+export function sensorValue(def: SensorDefinition, input: SensorInput | undefined): boolean | number | null {
+  if (!input) return null;
+  if (isOnOffType(def.type)) return onOffValue(def, tagValue(input.attributes, def.tagName));
+  return numberOf(def, input);
+}
+
 /** A sensor's reading from the device's latest state; unknown when it never reported. */
 export function readSensor(def: SensorDefinition, input: SensorInput | undefined): SensorReading {
-  if (!input) return UNKNOWN;
-  if (isOnOffType(def.type)) {
-    const on = onOffValue(def, tagValue(input.attributes, def.tagName));
-    return on === null ? UNKNOWN : { value: on, text: on ? "On" : "Off" };
-  }
-  let n: number | null;
-  let unit = def.unitOfMeasurement;
-  if (isNumericType(def.type)) n = numericValue(def, tagValue(input.attributes, def.tagName));
-  else if (def.type === "fuel_tank_calibration") {
-    const x = formulaValue(def, tagValue(input.attributes, def.tagName));
-    n = x === null ? null : interpolate(def.calibrations ?? [], x);
-  } else if (def.type === "odometer") {
-    n = odometerValue(def, input);
-    unit = def.odometerValueUnit;
-  } else {
-    n = formulaValue(def, tagValue(input.attributes, def.tagName));
-    if (unit.trim() === "") unit = "h";
-  }
-  return n === null ? UNKNOWN : withUnit(n, unit);
+  const value = sensorValue(def, input);
+  if (value === null) return UNKNOWN;
+  if (typeof value === "boolean") return { value, text: value ? "On" : "Off" };
+  return withUnit(value, unitOf(def));
 }
 
 /** A reading of an odometer sensor, in km whatever unit it shows. */

@@ -1,6 +1,6 @@
 import type { Attributes, EnrichedPosition } from "@fleet/contracts";
 import type { CustomEventCondition } from "@fleet/db";
-import { NO_EVENTS, UNCHANGED, type Detection, type Detector } from "../detector.js";
+import { NO_EVENTS, UNCHANGED, type Detection, type Detector, type DetectorInput } from "../detector.js";
 import type { RuleCustomEvent } from "../model.js";
 
 export interface CustomMemory {
@@ -20,6 +20,18 @@ function asNumber(v: unknown): number | undefined {
   return Number.isFinite(n) ? n : undefined;
 }
 
+/** A condition's own value, read once per condition rather than at every position. */
+interface Expected {
+  number: number | undefined;
+  text: string;
+}
+const expectedOf = new WeakMap<CustomEventCondition, Expected>();
+function expected(c: CustomEventCondition): Expected {
+  let e = expectedOf.get(c);
+  if (!e) expectedOf.set(c, (e = { number: asNumber(c.tag_value), text: c.tag_value.trim().toLowerCase() }));
+  return e;
+}
+
 /**
  * One condition on a position's attribute: equal (as numbers when both sides read as numbers,
  * a boolean as 1/0; else as text, case-insensitively), greater or less than (numbers only).
@@ -29,11 +41,11 @@ export function conditionHolds(attributes: Attributes, c: CustomEventCondition):
   const value = attributes[c.tag];
   if (value === undefined) return false;
   const a = asNumber(value);
-  const b = asNumber(c.tag_value);
-  if (c.type === EQUALS) return a !== undefined && b !== undefined ? a === b : String(value).trim().toLowerCase() === c.tag_value.trim().toLowerCase();
-  if (a === undefined || b === undefined) return false;
-  if (c.type === GREATER) return a > b;
-  if (c.type === LESS) return a < b;
+  const b = expected(c);
+  if (c.type === EQUALS) return a !== undefined && b.number !== undefined ? a === b.number : String(value).trim().toLowerCase() === b.text;
+  if (a === undefined || b.number === undefined) return false;
+  if (c.type === GREATER) return a > b.number;
+  if (c.type === LESS) return a < b.number;
   return false;
 }
 
@@ -52,6 +64,18 @@ function sameMembers(a: readonly number[], b: readonly number[]): boolean {
 
 const NONE: number[] = [];
 
+/** Whether the position matches other custom events than `before` held, or an `always` one. */
+function firesOrMoves(ids: readonly number[], device: DetectorInput["device"], matches: DetectorInput["matches"], before: readonly number[]): boolean {
+  let count = 0;
+  for (const id of ids) {
+    const e = device.customEvents.get(id);
+    if (!e || !matches(e)) continue;
+    if (e.always || !before.includes(id)) return true;
+    count++;
+  }
+  return count !== before.length;
+}
+
 /**
  * custom: each of the alert's custom events fires when its conditions start to hold, or on
  * every matching position when it is `always`. Whether a custom event matches a position is
@@ -59,6 +83,8 @@ const NONE: number[] = [];
  * never translated.
  */
 export const custom: Detector<CustomMemory> = ({ alert, device, matches }, previous) => {
+  // Most positions match what the previous one matched and fire nothing: told without making a list.
+  if (previous !== undefined && !firesOrMoves(alert.customEvents, device, matches, previous.matched)) return UNCHANGED;
   let matched = NONE;
   let events: Detection[] | undefined;
   for (const id of alert.customEvents) {

@@ -13,8 +13,18 @@ const LITRES_PER_GALLON = 3.785411784;
 const GALLONS = 2;
 const PERCENT = 3;
 
+type Sensor = NonNullable<DeviceRules["fuelSensor"]>;
+const thresholds = new WeakMap<RuleAlert, { sensor: Sensor; threshold: number | undefined }>();
+
+/** thresholdOf, worked out once per alert and sensor record rather than at every position. */
+function thresholdFor(alert: RuleAlert, sensor: Sensor): number | undefined {
+  let kept = thresholds.get(alert);
+  if (kept?.sensor !== sensor) thresholds.set(alert, (kept = { sensor, threshold: thresholdOf(alert, sensor) }));
+  return kept.threshold;
+}
+
 /** The alert's minimum change in the fuel sensor's unit, or undefined when it cannot be said (a percentage of an unknown tank). */
-function thresholdOf(alert: RuleAlert, sensor: NonNullable<DeviceRules["fuelSensor"]>): number | undefined {
+function thresholdOf(alert: RuleAlert, sensor: Sensor): number | undefined {
   const amount = alert.attributes.fuel_amount;
   if (amount === undefined) return undefined;
   const unit = alert.attributes.fuel_unit;
@@ -24,7 +34,7 @@ function thresholdOf(alert: RuleAlert, sensor: NonNullable<DeviceRules["fuelSens
   return sensorInGallons ? amount / LITRES_PER_GALLON : amount;
 }
 
-const shown = (change: number, sensor: NonNullable<DeviceRules["fuelSensor"]>) => {
+const shown = (change: number, sensor: Sensor) => {
   const unit = sensor.unitOfMeasurement.trim();
   return `${Math.round(Math.abs(change) * 10) / 10}${unit ? ` ${unit}` : ""}`;
 };
@@ -39,7 +49,7 @@ const shown = (change: number, sensor: NonNullable<DeviceRules["fuelSensor"]>) =
  */
 export const fuelChange: Detector<FuelMemory> = ({ position, alert, device, owner, fuelLevel, previousFuel }, previous) => {
   const sensor = device.fuelSensor;
-  const threshold = sensor && thresholdOf(alert, sensor);
+  const threshold = sensor && thresholdFor(alert, sensor);
   const level = fuelLevel();
   if (threshold === undefined || level === null) return UNCHANGED;
   const standing = !position.moving;

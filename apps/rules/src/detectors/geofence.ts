@@ -1,6 +1,6 @@
 import { UNCHANGED, type Detection, type Detector } from "../detector.js";
 import { messagesFor } from "../messages.js";
-import type { RuleAlert } from "../model.js";
+import type { DeviceRules, RuleAlert } from "../model.js";
 
 /** Each alert's geofences as a set, made once per alert record: an alert may name a thousand of them, a position lies in few. */
 const geofenceSets = new WeakMap<RuleAlert, ReadonlySet<number>>();
@@ -9,6 +9,8 @@ function geofencesOf(alert: RuleAlert): ReadonlySet<number> {
   if (!set) geofenceSets.set(alert, (set = new Set(alert.geofences)));
   return set;
 }
+
+const nameOf = (device: DeviceRules, id: number) => device.geofences.get(id)?.name ?? `#${id}`;
 
 /**
  * geofence_in, geofence_out, geofence_inout: an event on each crossing of one of the alert's
@@ -23,13 +25,12 @@ export const geofence: Detector<never> = ({ alert, device, owner, inside, wasIns
   const named = geofencesOf(alert);
   const here = inside();
   let events: Detection[] | undefined;
-  const name = (id: number) => device.geofences.get(id)?.name ?? `#${id}`;
   if (alert.type !== "geofence_out") {
-    for (const id of here) if (named.has(id) && !wasInside.has(id)) (events ??= []).push({ type: "geofence_in", message: messagesFor(owner.lang).geofenceIn(name(id)), geofenceId: id, key: `in:${id}` });
+    for (const id of here) if (named.has(id) && !wasInside.has(id)) (events ??= []).push({ type: "geofence_in", message: messagesFor(owner.lang).geofenceIn(nameOf(device, id)), geofenceId: id, key: `in:${id}` });
   }
   if (alert.type !== "geofence_in") {
     // Only geofences the alert still names: one removed from it is not left.
-    for (const id of wasInside) if (named.has(id) && !here.has(id)) (events ??= []).push({ type: "geofence_out", message: messagesFor(owner.lang).geofenceOut(name(id)), geofenceId: id, key: `out:${id}` });
+    for (const id of wasInside) if (named.has(id) && !here.has(id)) (events ??= []).push({ type: "geofence_out", message: messagesFor(owner.lang).geofenceOut(nameOf(device, id)), geofenceId: id, key: `out:${id}` });
   }
   return events === undefined ? UNCHANGED : { events, next: undefined };
 };

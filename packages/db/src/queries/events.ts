@@ -36,26 +36,44 @@ export interface EventInput {
 
 const columnsByKey = Object.entries(getTableColumns(events));
 
+/** The statement's parts for rows with these keys (values() always gives the same): made once. */
+const statements = new Map<string, { names: SQL; types: SQL; written: [string, (typeof columnsByKey)[number][1]][] }>();
+function statementFor(row: object) {
+  const keys = Object.keys(row).join(",");
+  let parts = statements.get(keys);
+  if (!parts) {
+    // The columns values() writes, each read from the JSON as its own SQL type.
+    const written = columnsByKey.filter(([key]) => key in row);
+    parts = {
+      names: sql.raw(written.map(([, c]) => `"${c.name}"`).join(", ")),
+      types: sql.raw(written.map(([, c]) => `"${c.name}" ${c.getSQLType()}`).join(", ")),
+      written,
+    };
+    statements.set(keys, parts);
+  }
+  return parts;
+}
+
 /**
  * Inserts the rows whose (user, key) is new; returns them as stored. The rows go as one JSON
  * parameter rather than eighteen parameters each: building a statement of thousands of
- * parameters cost the rules service more CPU than finding the events did.
+ * parameters cost the rules service more CPU than finding the events did. Only what the
+ * database made (id, created) comes back: the rest is what was sent.
  */
 async function insertNew(tx: Queryable, rows: readonly (typeof events.$inferInsert)[]): Promise<EventRow[]> {
-  // The columns values() writes (every row has the same), each read from the JSON as its own SQL type.
-  const written = columnsByKey.filter(([key]) => key in rows[0]!);
-  const writtenNames = sql.raw(written.map(([, c]) => `"${c.name}"`).join(", "));
-  const writtenTypes = sql.raw(written.map(([, c]) => `"${c.name}" ${c.getSQLType()}`).join(", "));
+  const { names, types, written } = statementFor(rows[0]!);
   const json = JSON.stringify(rows.map((r) => Object.fromEntries(written.map(([key, c]) => [c.name, r[key as keyof typeof r] ?? null]))));
   const result = await tx.execute(sql`
-    insert into ${events} (${writtenNames})
-    select ${writtenNames} from json_to_recordset(${json}::json) as x(${writtenTypes})
+    insert into ${events} (${names})
+    select ${names} from json_to_recordset(${json}::json) as x(${types})
     on conflict ("user_id", "dedupe_key") do nothing
-    returning *`);
-  // Both drivers answer with `rows` by column name; each column maps its value as a drizzle query would.
-  return (result as unknown as { rows: Record<string, unknown>[] }).rows.map(
-    (raw) => Object.fromEntries(columnsByKey.map(([key, c]) => [key, raw[c.name] === null || raw[c.name] === undefined ? null : c.mapFromDriverValue(raw[c.name])])) as EventRow,
-  );
+    returning id, user_id, dedupe_key, created_at`);
+  const sent = new Map(rows.map((r) => [`${r.userId}:${r.dedupeKey}`, r]));
+  // Both drivers answer with `rows` by column name; a bigserial may come back as text.
+  return (result as unknown as { rows: { id: number | string; user_id: number; dedupe_key: string; created_at: Date | string }[] }).rows.map((raw) => {
+    const createdAt = events.createdAt.mapFromDriverValue(raw.created_at) as Date;
+    return { ...sent.get(`${raw.user_id}:${raw.dedupe_key}`)!, id: Number(raw.id), createdAt, updatedAt: createdAt } as EventRow;
+  });
 }
 
 /**
