@@ -63,18 +63,38 @@ interface Watch {
   geofence: boolean;
 }
 
-const watchesOf = new WeakMap<DeviceRules, readonly Watch[]>();
-function watches(rules: DeviceRules): readonly Watch[] {
-  let out = watchesOf.get(rules);
-  if (!out) {
-    out = rules.alerts.flatMap((alert) => {
+/** How a device's positions are run: worked out once per rule book entry, not per batch. */
+interface Plan {
+  watching: readonly Watch[];
+  /** The owners of the device's geofence alerts, whose geofences GEO_KEY follows. */
+  geofenceOwners: readonly number[];
+  /** A distance alert watches it: the chain counts km. */
+  counting: boolean;
+  /** A fuel alert watches it: the chain keeps the last fuel level. */
+  fueled: boolean;
+  /** Reused by each batch of the device (a run is synchronous, so one at a time). */
+  reading: Reading;
+}
+
+const plans = new WeakMap<DeviceRules, Plan>();
+function planOf(rules: DeviceRules): Plan {
+  let plan = plans.get(rules);
+  if (!plan) {
+    const watching = rules.alerts.flatMap((alert) => {
       const detect = DETECTORS[alert.type];
       const owner = rules.users.get(alert.userId);
       return detect && owner ? [{ alert, detect, owner, key: memoryKey(alert), geofence: detect === DETECTORS.geofence_inout }] : [];
     });
-    watchesOf.set(rules, out);
+    plan = {
+      watching,
+      geofenceOwners: [...new Set(watching.filter((w) => w.geofence).map((w) => w.alert.userId))],
+      counting: watching.some((w) => w.alert.type === "distance"),
+      fueled: watching.some((w) => w.alert.type === "fuel_change"),
+      reading: new Reading(rules),
+    };
+    plans.set(rules, plan);
   }
-  return out;
+  return plan;
 }
 
 /*
@@ -111,24 +131,20 @@ export interface StateChange {
  * would make an episode start and end out of order.
  */
 export function evaluateDevice(rules: DeviceRules, positions: readonly EnrichedPosition[], stored: RuleState | undefined): { found: Found[]; state: RuleState; change: StateChange | undefined } {
-  const watching = watches(rules);
+  const { watching, geofenceOwners, counting, fueled, reading } = planOf(rules);
   // Each alert's memory by its place in `watching`: looked up by key once per batch, not per position.
   const memory = watching.map((w) => (w.geofence ? undefined : stored?.[w.key]));
   const before = memory.slice();
   const storedFix = numberIn(stored, FIX_KEY);
   let fix = storedFix;
-  const geofenceOwners = [...new Set(watching.filter((w) => w.geofence).map((w) => w.alert.userId))];
   const storedGeo = geofenceOwners.length > 0 && Array.isArray(stored?.[GEO_KEY]) ? (stored[GEO_KEY] as number[]) : undefined;
   let geo = storedGeo;
-  const counting = watching.some((w) => w.alert.type === "distance");
   const storedKm = counting ? numberIn(stored, KM_KEY) : undefined;
   let km = storedKm;
-  const fueled = watching.some((w) => w.alert.type === "fuel_change");
   const storedFuel = fueled ? numberIn(stored, FUEL_KEY) : undefined;
   let fuel = storedFuel;
 
   const found: Found[] = [];
-  const reading = new Reading(rules);
   for (const position of positions) {
     // Not after the stored latest fix: a batch redelivered after its state was stored (a crash
     // before the offset commit) has had its events recorded; run again from the state it

@@ -6,7 +6,8 @@ import { REGION, type Rng } from "./region.js";
 /*
  * The accounts bench:rules runs against, written through the same queries the api uses:
  * per user, its devices (each with a fuel level sensor), geofences, drivers, custom events
- * and alerts of every type, each alert watching every device of its user. Each account
+ * and alerts of every type, each alert watching every device of its user (or the share
+ * BENCH_RULES_WATCHED_SHARE says). Each account
  * has a twin with the same number of devices and nothing else: the baseline run's.
  */
 
@@ -15,6 +16,16 @@ export interface SeedSizes {
   devicesPerUser: number;
   geofencesPerUser: number;
   alertsPerUser: number;
+  /** The share of its user's devices each alert watches, (0, 1]. */
+  watchedShare: number;
+}
+
+/** The i-th alert's devices: a run of `share` of them, starting a little further along for each alert. */
+function watchedBy(i: number, devices: readonly number[], share: number): number[] {
+  const n = Math.max(1, Math.round(devices.length * share));
+  if (n >= devices.length) return [...devices];
+  const start = (i * 7) % devices.length;
+  return Array.from({ length: n }, (_, k) => devices[(start + k) % devices.length]!);
 }
 
 export interface SeededDevice {
@@ -83,7 +94,7 @@ function circleOrPolygon(rng: Rng, i: number): { type: "polygon" | "circle"; coo
 
 /** The i-th alert of a user: its type's values, the geofence alerts taking every tenth geofence each. */
 function alertOf(i: number, sizes: SeedSizes, ids: { devices: number[]; geofences: number[]; drivers: number[]; custom: number[] }): AlertValues {
-  const base = { name: `bench alert ${i}`, active: true, attributes: {}, zone: 0, zones: [], geofences: [], drivers: [], eventsCustom: [], schedule: false, schedules: {}, notifications: NO_NOTIFICATIONS, devices: ids.devices };
+  const base = { name: `bench alert ${i}`, active: true, attributes: {}, zone: 0, zones: [], geofences: [], drivers: [], eventsCustom: [], schedule: false, schedules: {}, notifications: NO_NOTIFICATIONS, devices: watchedBy(i, ids.devices, sizes.watchedShare) };
   const slot = i % 100;
   const geofenceAlerts = 100 - MIX.reduce((n, [, k]) => n + k, 0);
   if (slot < geofenceAlerts) {

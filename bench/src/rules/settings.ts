@@ -9,8 +9,13 @@ export const RulesBenchEnvSchema = Type.Object({
   BENCH_RULES_USERS: Type.Integer({ minimum: 1, maximum: 1000, default: 10 }),
   BENCH_RULES_DEVICES_PER_USER: Type.Integer({ minimum: 1, maximum: 10_000, default: 100 }),
   BENCH_RULES_GEOFENCES_PER_USER: Type.Integer({ minimum: 0, maximum: 100_000, default: 1000 }),
-  /** Alerts per user, each watching every device of its user, the types mixed as in seed.ts. */
+  /** Alerts per user, the types mixed as in seed.ts. */
   BENCH_RULES_ALERTS_PER_USER: Type.Integer({ minimum: 1, maximum: 10_000, default: 100 }),
+  /**
+   * The share of its user's devices each alert watches (each alert its own run of them, so every
+   * device has about this share of the alerts). 1, every alert on every device, is the worst case.
+   */
+  BENCH_RULES_WATCHED_SHARE: Type.Number({ exclusiveMinimum: 0, maximum: 1, default: 1 }),
   /** Positions each run consumes (spread over the devices, 10 s apart per device). */
   BENCH_RULES_POSITIONS: Type.Integer({ minimum: 1000, maximum: 10_000_000, default: 300_000 }),
   /** Rounds of the two runs, alternating; the figures are the medians. */
