@@ -152,6 +152,7 @@ export async function startRules(opts: RulesOptions): Promise<Rules> {
     groupId: `${groupId}-notices-${randomUUID()}`,
     topic: noticesTopic,
     fromBeginning: false,
+    ephemeral: true,
     handleBatch: async ({ messages }) => {
       for (const m of messages) {
         const notice = decodeNotice(m);

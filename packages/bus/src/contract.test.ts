@@ -280,6 +280,38 @@ function busContract(make: () => Harness) {
     await h.bus.consume({ groupId: h.groupId("two"), topic, handleBatch: two.handle });
     await waitFor("both groups to have everything", () => hasAll(one.seen, sent) && hasAll(two.seen, sent));
   });
+
+  it("forgets an ephemeral group when its consumer closes, and keeps a plain group's offsets", async () => {
+    const sent = messages(5, 4);
+    const { topic, send } = await setup("ephemeral", sent);
+    const run = async (groupId: string, ephemeral: boolean) => {
+      const got = collector();
+      const consumer = await h.bus.consume({ groupId, topic, ephemeral, handleBatch: got.handle });
+      return { got, consumer };
+    };
+    // A group that has read nothing yet, so the embedded bus keeps every message (it drops what every group has read).
+    const hold = deferred();
+    const laggard = await h.bus.consume({ groupId: h.groupId("laggard"), topic, handleBatch: () => hold.promise });
+    try {
+      const temporary = h.groupId("temporary");
+      const kept = h.groupId("kept");
+      for (const [groupId, ephemeral] of [[temporary, true], [kept, false]] as const) {
+        const first = await run(groupId, ephemeral);
+        await waitFor(`${groupId} to have everything`, () => hasAll(first.got.seen, sent));
+        await first.consumer.close();
+      }
+      const later = messages(1, 1, "later");
+      await send(later);
+      // Joined again under the same names: the ephemeral group starts over, the plain one resumes.
+      const again = await run(temporary, false);
+      const resumed = await run(kept, false);
+      await waitFor("the ephemeral group to have everything again, the plain one the later message", () => hasAll(again.got.seen, [...sent, ...later]) && hasAll(resumed.got.seen, later));
+      expect([...resumed.got.seen.keys()]).toEqual(ids(later));
+    } finally {
+      hold.resolve();
+      await laggard.close();
+    }
+  });
 }
 
 describe("memory bus", () => {

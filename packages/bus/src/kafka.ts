@@ -193,8 +193,22 @@ export function createKafkaBus(options: KafkaBusOptions): Bus {
         consumers.delete(consumer);
         // Waits for the in-flight batch, commits what was resolved, then leaves the group.
         await consumer.disconnect();
+        if (opts.ephemeral) await deleteGroup(groupId);
       },
     };
+  }
+
+  /** Deletes an ephemeral group its consumer has left; a failure leaves it for the broker to expire. */
+  async function deleteGroup(groupId: string): Promise<void> {
+    const admin = kafka.admin();
+    try {
+      await admin.connect();
+      await admin.deleteGroups([groupId]);
+    } catch (err) {
+      logger.warn({ err, groupId }, "could not delete an ephemeral consumer group; the broker expires it after its offsets retention");
+    } finally {
+      await admin.disconnect().catch(() => undefined);
+    }
   }
 
   async function waitForLeaders(admin: Admin, topics: string[], timeoutMs = 30_000): Promise<void> {

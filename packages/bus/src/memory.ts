@@ -291,7 +291,14 @@ export function createMemoryBus(options: MemoryBusOptions = {}): Bus {
         group = new Group(opts.groupId, topic, settings);
         groups.set(groupKey, group);
       }
-      const member = new Member(group, opts, (m) => consumers.delete(m));
+      const member = new Member(group, opts, (m) => {
+        consumers.delete(m);
+        // Gone with its offsets, so it no longer holds back the trimming of what it read.
+        if (opts.ephemeral && m.group.members.length === 0) {
+          groups.delete(groupKey);
+          m.group.topic.groups.delete(m.group);
+        }
+      });
       consumers.add(member);
       group.members.push(member);
       group.rebalance();

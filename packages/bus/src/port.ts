@@ -48,6 +48,11 @@ export interface ConsumeOptions {
   handleBatch(batch: { topic: string; partition: number; messages: DeliveredMessage[] }): Promise<void>;
   /** How many partitions' batches may be handled at once. Default 1. */
   partitionsConcurrently?: number;
+  /**
+   * The group is this consumer's alone (its name carries an instance's uuid): it is deleted
+   * when the consumer closes, rather than left behind for the broker to expire.
+   */
+  ephemeral?: boolean;
 }
 
 export interface BusConsumer {
