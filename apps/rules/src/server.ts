@@ -29,7 +29,7 @@ async function shutdown() {
   await Promise.all([live.close(), db.close(), mailer.close(), healthServer?.close()]);
 }
 const bus = createBus({ ...busSettings(config), clientId: "fleet-rules", logger, onFatal: exitOnFatal(logger, shutdown) });
-running.rules = await startRules({ bus, db: db.db, live, logger, mailer, allowPrivate: outboundAllowPrivate(config) });
+running.rules = await startRules({ bus, db: db.db, live, logger, mailer, allowPrivate: outboundAllowPrivate(config), notificationsRetentionDays: config.NOTIFICATIONS_RETENTION_DAYS });
 state = "up";
 
 closeWithGrace({ delay: 15_000 }, async ({ err }) => {

@@ -36,6 +36,8 @@ export interface RulesOptions {
   allowPrivate?: boolean;
   /** How often queued notifications are looked for. Default 1 s. */
   dispatchEveryMs?: number;
+  /** How many days a delivered or failed notification is kept (NOTIFICATIONS_RETENTION_DAYS). Default 30. */
+  notificationsRetentionDays?: number;
   /** Where a new group starts on the positions topic: at the end (default: a new deployment does not replay old positions) or, for benches, the beginning. */
   fromBeginning?: boolean;
   /** Overrides for tests that run several services or topics side by side. */
@@ -178,7 +180,7 @@ export async function startRules(opts: RulesOptions): Promise<Rules> {
       userOf: (id) => findUserById(opts.db, id),
       db: opts.db,
       enqueueCommand: (c) => sendWithin(producer, opts.commandsTopic ?? Topics.commands, [{ key: c.imei, value: JSON.stringify(c) }], 5000, "the command"),
-    }), logger: opts.logger, everyMs: opts.dispatchEveryMs });
+    }), logger: opts.logger, everyMs: opts.dispatchEveryMs, retentionMs: (opts.notificationsRetentionDays ?? 30) * 86_400_000 });
 
   return {
     seen: () => counters.seen,

@@ -54,7 +54,7 @@ export async function startStandalone(config: StandaloneEnv, logger: Logger): Pr
     ...trackerSettings(config),
   });
   const mailer = createMailer({ smtpUrl: config.SMTP_URL, from: config.MAIL_FROM, dataDir, logger: logger.child({ part: "mail" }) });
-  const rules = await startRules({ bus, db: db.db, live, logger: logger.child({ app: "rules" }), mailer, allowPrivate: outboundAllowPrivate(config) });
+  const rules = await startRules({ bus, db: db.db, live, logger: logger.child({ app: "rules" }), mailer, allowPrivate: outboundAllowPrivate(config), notificationsRetentionDays: config.NOTIFICATIONS_RETENTION_DAYS });
   const publisher = createPublisher({
     producer: await bus.producer(),
     batchMax: config.INGEST_BATCH_MAX,

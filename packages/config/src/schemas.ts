@@ -72,6 +72,8 @@ export const OutboundEnvSchema = Type.Object({
   SMS_GATEWAY_ALLOW_PRIVATE: Type.Boolean({ default: false }),
   /** Mail (password reminders, alerts, reports) goes out through this server; unset, it is written to <DATA_DIR>/outbox/ as .eml files. */
   SMTP_URL: Type.Optional(Type.String({ pattern: "^smtps?://[^/?#]", description: "smtp://user:pass@host:587 (STARTTLS) or smtps://user:pass@host:465" })),
+  /** Days a delivered or failed alert notification stays in the outbox table before the rules service deletes it. */
+  NOTIFICATIONS_RETENTION_DAYS: Type.Integer({ minimum: 1, maximum: 3650, default: 30 }),
   /** The sender of the platform's mail. */
   MAIL_FROM: Type.String({ default: "Fleet <no-reply@fleet.local>", pattern: "^(?:[^<>\\r\\n]*<[^\\s@<>]+@[^\\s@<>]+>|[^\\s@<>]+@[^\\s@<>]+)$" }),
 });

@@ -5,7 +5,7 @@ import { createAlert } from "./queries/alerts.js";
 import { createDevice } from "./queries/devices.js";
 import { pageUserEvents, recordEvents, type EventInput } from "./queries/events.js";
 import { createGeofence } from "./queries/geofences.js";
-import { listEventNotifications, type EventNotification } from "./queries/notifications.js";
+import { claimDueNotifications, finishNotification, listEventNotifications, pruneNotifications, type EventNotification } from "./queries/notifications.js";
 import { createUser } from "./queries/users.js";
 import { NO_NOTIFICATIONS, type AlertNotifications } from "./schema/alerts.js";
 
@@ -94,6 +94,33 @@ function describeSilence(label: string, open: () => Promise<{ handle: DbHandle; 
     afterAll(async () => {
       await store?.handle.close();
       await store?.cleanup();
+    });
+
+    it("prunes notifications done (sent or failed) before a time, in chunks, and never a pending one", async () => {
+      const f = await fixture();
+      const gate = await f.alert();
+      const batch = [0, 1, 2, 3].map((m) => event(f.user, f.van, gate, m, { message: `P${m}` }));
+      const inserted = await recordEvents(db(), batch, notify);
+      const rows = await listEventNotifications(db(), inserted.map((e) => e.id));
+      expect(rows).toHaveLength(4);
+      // Taken as a dispatcher takes them: three finish, one is due again later.
+      const hourAgo = new Date(Date.now() - 60 * MINUTE);
+      const taken = await claimDueNotifications(db(), { limit: 100, leaseMs: 1000 });
+      const ours = taken.filter((r) => rows.some((o) => o.id === r.id)).map((r) => r.id).sort((a, b) => a - b);
+      expect(ours).toHaveLength(4);
+      await finishNotification(db(), ours[0]!, { status: "sent" });
+      await finishNotification(db(), ours[1]!, { status: "sent" });
+      await finishNotification(db(), ours[2]!, { status: "failed", error: "refused" });
+      await finishNotification(db(), ours[3]!, { status: "pending", error: "timeout", retryAt: hourAgo });
+      // Nothing done before two hours ago.
+      expect(await pruneNotifications(db(), { before: new Date(Date.now() - 120 * MINUTE), limit: 100 })).toBe(0);
+      const before = new Date(Date.now() + MINUTE);
+      expect(await pruneNotifications(db(), { before, limit: 2 })).toBe(2);
+      expect(await pruneNotifications(db(), { before, limit: 2 })).toBe(1);
+      expect(await pruneNotifications(db(), { before, limit: 2 })).toBe(0);
+      expect((await listEventNotifications(db(), inserted.map((e) => e.id))).map((r) => r.id)).toEqual([ours[3]]);
+      // The events stay.
+      expect((await pageUserEvents(db(), f.user, {}, { limit: 50, offset: 0 })).rows.map((e) => e.message).sort()).toEqual(["P0", "P1", "P2", "P3"]);
     });
 
     it("records every event, and notifies a repeat of the same alert, device, type and geofence only once the silence has passed", async () => {

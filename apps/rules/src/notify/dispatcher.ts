@@ -1,4 +1,4 @@
-import { claimDueNotifications, finishNotification, type Db, type NotificationRow } from "@fleet/db";
+import { claimDueNotifications, finishNotification, pruneNotifications, type Db, type NotificationRow } from "@fleet/db";
 import { PermanentDeliveryError, webhookHost, type Channel } from "./channels.js";
 import type { NotificationChannel } from "@fleet/db";
 
@@ -14,12 +14,18 @@ export interface DispatcherOptions {
   leaseMs?: number;
   /** How long a notification is tried before it fails for good. Default 1 h. */
   giveUpAfterMs?: number;
+  /** How long a notification done (sent or failed) is kept. Default 30 days. */
+  retentionMs?: number;
+  /** How often done notifications older than that are deleted. Default 10 min. */
+  pruneEveryMs?: number;
   now?: () => number;
 }
 
 export interface Dispatcher {
   /** Delivers what is due now (as the timer does); resolves with how many it attempted. */
   tick(): Promise<number>;
+  /** Deletes the done notifications past their retention now (as the timer does); resolves with how many. */
+  prune(): Promise<number>;
   close(): Promise<void>;
 }
 
@@ -78,11 +84,35 @@ export function startDispatcher(opts: DispatcherOptions): Dispatcher {
   }, opts.everyMs ?? 1000);
   timer.unref();
 
+  const retentionMs = opts.retentionMs ?? 30 * 24 * 60 * 60_000;
+  let pruning: Promise<number> | undefined;
+  /** In chunks, so no one statement holds many rows' locks: every instance prunes, and they share the work. */
+  async function pruneOnce(): Promise<number> {
+    const before = new Date(now() - retentionMs);
+    let total = 0;
+    for (;;) {
+      const n = await pruneNotifications(opts.db, { before, limit: PRUNE_CHUNK });
+      total += n;
+      if (n < PRUNE_CHUNK) return total;
+    }
+  }
+  const prune = () => (pruning ??= pruneOnce().finally(() => (pruning = undefined)));
+  const pruneTimer = setInterval(() => {
+    prune()
+      .then((n) => n > 0 && opts.logger.info({ notifications: n }, "done notifications past their retention deleted"))
+      .catch((err: unknown) => opts.logger.warn({ err }, "could not delete old notifications; trying again later"));
+  }, opts.pruneEveryMs ?? 10 * 60_000);
+  pruneTimer.unref();
+
   return {
     tick,
+    prune,
     async close() {
       clearInterval(timer);
-      await running?.catch(() => undefined);
+      clearInterval(pruneTimer);
+      await Promise.all([running?.catch(() => undefined), pruning?.catch(() => undefined)]);
     },
   };
 }
+
+const PRUNE_CHUNK = 5000;

@@ -1,4 +1,4 @@
-import { and, eq, inArray, lte, sql } from "drizzle-orm";
+import { and, eq, inArray, lt, lte, sql } from "drizzle-orm";
 import type { Queryable, Tx } from "../client.js";
 import { events, type EventRow } from "../schema/events.js";
 import { notifications, type NotificationChannel, type NotificationRow } from "../schema/notifications.js";
@@ -109,4 +109,20 @@ export async function finishNotification(db: Queryable, id: number, outcome: Not
 export async function listEventNotifications(db: Queryable, eventIds: readonly number[]): Promise<NotificationRow[]> {
   if (eventIds.length === 0) return [];
   return db.select().from(notifications).where(inArray(notifications.eventId, [...eventIds])).orderBy(notifications.id);
+}
+
+/**
+ * Deletes up to `limit` notifications that are done (sent, or failed for good) and were last
+ * attempted before `before`; resolves with how many. The outbox is for delivering: what it
+ * says of a delivery long past is in the logs. Ordered by the due index, so the scan reads
+ * only rows old enough to go.
+ */
+export async function pruneNotifications(db: Queryable, opts: { before: Date; limit: number }): Promise<number> {
+  const done = db
+    .select({ id: notifications.id })
+    .from(notifications)
+    .where(and(inArray(notifications.status, ["sent", "failed"]), lt(notifications.nextAt, opts.before)))
+    .limit(opts.limit);
+  const deleted = await db.delete(notifications).where(inArray(notifications.id, done)).returning({ id: notifications.id });
+  return deleted.length;
 }
