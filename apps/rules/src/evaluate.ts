@@ -123,12 +123,12 @@ export interface StateChange {
  * Runs a device's positions, in order, through the detector of each alert watching it,
  * from the device's stored rule state. Returns the events that fall inside their alert's
  * period on the device, schedule and zone; the state after them (the memory of the alerts
- * that watch the device now, and what the chain keeps per device); and what changed from the stored state,
- * if anything: the members that moved (a detector's memory moves when it fires or an episode
- * starts or ends, not at every position) and a removed alert's memory, dropped. Positions older
- * than the device's latest (`latest` false), or than the latest fix the stored state has seen,
- * fire nothing and move no memory, as in Traccar: their moment has passed, and running them
- * would make an episode start and end out of order.
+ * that watch the device now, and what the chain keeps per device); and what changed from
+ * the stored state, if anything: the members that moved (a detector's memory moves when it
+ * fires or an episode starts or ends, not at every position) and a removed alert's memory,
+ * dropped. Positions older than the device's latest (`latest` false), or than the latest fix
+ * the stored state has seen, fire nothing and move no memory, as in Traccar: their moment
+ * has passed, and running them would make an episode start and end out of order.
  */
 export function evaluateDevice(rules: DeviceRules, positions: readonly EnrichedPosition[], stored: RuleState | undefined): { found: Found[]; state: RuleState; change: StateChange | undefined } {
   const { watching, geofenceOwners, counting, fueled, reading } = planOf(rules);
