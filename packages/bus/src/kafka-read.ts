@@ -86,14 +86,15 @@ async function rangesOf(kafka: Kafka, topic: string, perPartition: number | unde
   }
 }
 
-async function deleteGroup(kafka: Kafka, groupId: string, logger: BusLogger): Promise<void> {
+/** Deletes a group its consumer has left (a reader's, an ephemeral one); a failure leaves it for the broker to expire. */
+export async function deleteGroup(kafka: Kafka, groupId: string, logger: BusLogger): Promise<void> {
   const admin = kafka.admin();
   try {
     await admin.connect();
     await admin.deleteGroups([groupId]);
   } catch (err) {
     // The broker drops an empty group's metadata by itself after offsets.retention.minutes.
-    logger.warn({ err, groupId }, "could not delete a reading group; the broker expires it");
+    logger.warn({ err, groupId }, "could not delete a consumer group of one reader; the broker expires it");
   } finally {
     await admin.disconnect().catch(() => undefined);
   }

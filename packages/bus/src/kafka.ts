@@ -1,7 +1,7 @@
 import { Kafka, logLevel, type Admin, type Consumer, type KafkaMessage, type Producer, type RetryOptions, type logCreator } from "kafkajs";
 import { decodeEnvelope, ENVELOPE_HEADER, isEnvelopeVersion } from "./envelope.js";
 import { kafkaProducerFactory } from "./kafka-producer.js";
-import { readTopic } from "./kafka-read.js";
+import { deleteGroup, readTopic } from "./kafka-read.js";
 import { type BusLogger, silentLogger } from "./logger.js";
 import type { Bus, BusConsumer, BusMessage, ConsumeOptions, DeliveredMessage } from "./port.js";
 
@@ -193,22 +193,9 @@ export function createKafkaBus(options: KafkaBusOptions): Bus {
         consumers.delete(consumer);
         // Waits for the in-flight batch, commits what was resolved, then leaves the group.
         await consumer.disconnect();
-        if (opts.ephemeral) await deleteGroup(groupId);
+        if (opts.ephemeral) await deleteGroup(kafka, groupId, logger);
       },
     };
-  }
-
-  /** Deletes an ephemeral group its consumer has left; a failure leaves it for the broker to expire. */
-  async function deleteGroup(groupId: string): Promise<void> {
-    const admin = kafka.admin();
-    try {
-      await admin.connect();
-      await admin.deleteGroups([groupId]);
-    } catch (err) {
-      logger.warn({ err, groupId }, "could not delete an ephemeral consumer group; the broker expires it after its offsets retention");
-    } finally {
-      await admin.disconnect().catch(() => undefined);
-    }
   }
 
   async function waitForLeaders(admin: Admin, topics: string[], timeoutMs = 30_000): Promise<void> {
