@@ -1,4 +1,4 @@
-import type { Redis } from "ioredis";
+import type { ChainableCommander, Redis } from "ioredis";
 import type { LiveStore, RuleState } from "./port.js";
 import { memberWrites, parseMember } from "./rule-state.js";
 
@@ -46,26 +46,19 @@ type RuleCommands = Redis & {
 };
 type Logger = { warn(obj: object, msg?: string): void } | undefined;
 
-export function redisRuleStates(redis: Redis, logger: Logger): Pick<LiveStore, "getRuleStates" | "getRuleStateMember" | "changeRuleStates"> {
+/** The store's one-round-trip pipeline helper (redis.ts): a command per entry, the first error thrown. */
+type Pipelined = <T>(entries: readonly T[], add: (pipeline: ChainableCommander, entry: T) => void) => Promise<unknown[]>;
+
+export function redisRuleStates(redis: Redis, pipelined: Pipelined, logger: Logger): Pick<LiveStore, "getRuleStates" | "getRuleStateMember" | "changeRuleStates"> {
   redis.defineCommand("liveRuleMember", { lua: MEMBER_LUA });
   redis.defineCommand("liveRuleChange", { lua: CHANGE_LUA });
   const commands = redis as RuleCommands;
-
-  async function exec(pipeline: ReturnType<Redis["pipeline"]>): Promise<unknown[]> {
-    const results = (await pipeline.exec()) ?? [];
-    const failed = results.find(([err]) => err);
-    if (failed) throw failed[0];
-    return results.map(([, value]) => value);
-  }
 
   return {
     async getRuleStates(deviceIds) {
       const ids = [...new Set(deviceIds)];
       const out = new Map<number, RuleState>();
-      if (ids.length === 0) return out;
-      const pipeline = redis.pipeline();
-      for (const id of ids) pipeline.hgetall(ruleKey(id));
-      const hashes = (await exec(pipeline)) as Record<string, string>[];
+      const hashes = (await pipelined(ids, (p, id) => void p.hgetall(ruleKey(id)))) as Record<string, string>[];
       ids.forEach((id, i) => {
         const hash = hashes[i]!;
         const state: RuleState = {};

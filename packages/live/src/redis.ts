@@ -304,7 +304,7 @@ export function createRedisLive(options: RedisLiveOptions): LiveStore {
       const ids = await redis.zrangebyscore(eventKey(userId), fromMs, `(${toMs}`);
       return ids.map(Number);
     },
-    ...redisRuleStates(redis, options.logger),
+    ...redisRuleStates(redis, pipelined, options.logger),
     async deleteStates(deviceIds) {
       // Index members stay until trimmed: readers already skip ids without a state
       // (markChanged creates such ids too), and a user's index is bounded by retention.
