@@ -36,22 +36,19 @@ export interface EventInput {
 
 const columnsByKey = Object.entries(getTableColumns(events));
 
-/** The statement's parts for rows with these keys (values() always gives the same): made once. */
-const statements = new Map<string, { names: SQL; types: SQL; written: [string, (typeof columnsByKey)[number][1]][] }>();
-function statementFor(row: object) {
-  const keys = Object.keys(row).join(",");
-  let parts = statements.get(keys);
-  if (!parts) {
-    // The columns values() writes, each read from the JSON as its own SQL type.
+type Statement = { names: SQL; types: SQL; written: [string, (typeof columnsByKey)[number][1]][] };
+let statement: Statement | undefined;
+/** The insert's column lists, from the columns values() writes (every row has the same), each read from the JSON as its own SQL type; made once. */
+function statementFor(row: object): Statement {
+  if (!statement) {
     const written = columnsByKey.filter(([key]) => key in row);
-    parts = {
+    statement = {
       names: sql.raw(written.map(([, c]) => `"${c.name}"`).join(", ")),
       types: sql.raw(written.map(([, c]) => `"${c.name}" ${c.getSQLType()}`).join(", ")),
       written,
     };
-    statements.set(keys, parts);
   }
-  return parts;
+  return statement;
 }
 
 /**
