@@ -27,6 +27,10 @@ pid() {
   [[ $(ps -o stat=,args= -p "$p" 2>/dev/null) =~ ^[^Z].*kafka\.Kafka ]] && echo "$p"
 }
 
+# True while process $1 exists and is not a zombie, whatever it runs: just after the fork the
+# child is still the forked bash (no kafka.Kafka in its args yet), and that is not a death.
+alive() { [[ $(ps -o stat= -p "$1" 2>/dev/null) =~ ^[^Z] ]]; }
+
 # Send a raw ApiVersions v0 request and expect a response with our correlation id and no error.
 answers() {
   # shellcheck disable=SC2016 # $1 is expanded by the inner bash
@@ -112,12 +116,17 @@ start() {
     -Djava.awt.headless=true ${KAFKA_JVM_OPTS:-} \
     -Dlog4j.configuration="file:$INFRA/kafka/log4j.properties" -Dkafka.log.file="$RUN/kafka.log" -Dkafka.log.level=INFO \
     -cp "$LIBS/*" kafka.Kafka "$DATA/server.properties" >"$RUN/kafka.out" 2>&1 </dev/null &
-  echo $! >"$PIDFILE"
-  local i
-  printf 'kafka: starting (pid %s) ' "$!"
+  local started=$! i
+  echo "$started" >"$PIDFILE"
+  printf 'kafka: starting (pid %s) ' "$started"
   for ((i = 0; i < ${KAFKA_START_TIMEOUT:-60}; i++)); do
     if answers; then echo " up on 127.0.0.1:$PORT (${i}s)"; create_topics; return; fi
-    if ! pid >/dev/null; then echo " died; see $RUN/kafka.log and $RUN/kafka.out" >&2; rm -f "$PIDFILE"; return 1; fi
+    if ! alive "$started"; then
+      echo " died; see $RUN/kafka.log and $RUN/kafka.out:" >&2
+      tail -n 20 "$RUN/kafka.out" >&2 2>/dev/null || true
+      rm -f "$PIDFILE"
+      return 1
+    fi
     printf .
     sleep 1
   done
