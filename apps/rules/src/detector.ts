@@ -41,8 +41,14 @@ export interface DetectorInput {
    * changes.
    */
   wasInside: ReadonlySet<number>;
-  /** Whether the custom event's conditions hold at the position (customMatches), asked once per position and custom event. */
+  /** Whether the custom event's conditions hold at the position (customMatches): one of those the chain found matching it. */
   matches(event: RuleCustomEvent): boolean;
+  /**
+   * The ids of the custom events (those the device's custom alerts name) that matched the
+   * device's previous position: kept by the chain for the custom detectors, which it runs
+   * only when the set changes or an `always` event matches.
+   */
+  wasMatched: ReadonlySet<number>;
   /** The device's fuel level sensor's reading at the position, or null (no sensor, no number); read once per position. */
   fuelLevel(): number | null;
   /** The fix implies a speed no vehicle reaches from the device's previous one: a GPS jump, or the fix after one. */

@@ -1,7 +1,7 @@
 import type { EnrichedPosition } from "@fleet/contracts";
 import type { EventInput } from "@fleet/db";
 import type { RuleState } from "@fleet/live";
-import { UNCHANGED, type Detection } from "./detector.js";
+import { UNCHANGED, type Detection, type DetectorResult } from "./detector.js";
 import { DETECTORS, type AnyDetector } from "./detectors/index.js";
 import { sameIds } from "./detectors/geofence.js";
 import type { DeviceRules, RuleAlert, RuleUser } from "./model.js";
@@ -59,15 +59,22 @@ interface Watch {
   detect: AnyDetector;
   owner: RuleUser;
   key: string;
-  /** A geofence alert: run only when the device's geofences change (GEO_KEY), and keeping no memory of its own. */
-  geofence: boolean;
 }
 
 /** How a device's positions are run: worked out once per rule book entry, not per batch. */
 interface Plan {
-  watching: readonly Watch[];
+  /** Alerts run at every position, each with a memory of its own. */
+  every: readonly Watch[];
+  /** Geofence alerts: run only when the device's geofences change (GEO_KEY), keeping no memory. */
+  crossing: readonly Watch[];
+  /** Custom alerts: run only when the custom events matching change, or an `always` one matches (CUSTOM_KEY), keeping no memory. */
+  matching: readonly Watch[];
   /** The owners of the device's geofence alerts, whose geofences GEO_KEY follows. */
   geofenceOwners: readonly number[];
+  /** The custom events its custom alerts name, ascending: those CUSTOM_KEY follows. */
+  customIds: readonly number[];
+  /** Those of them that fire at every matching position. */
+  alwaysIds: ReadonlySet<number>;
   /** A distance alert watches it: the chain counts km. */
   counting: boolean;
   /** A fuel alert watches it: the chain keeps the last fuel level. */
@@ -83,11 +90,18 @@ function planOf(rules: DeviceRules): Plan {
     const watching = rules.alerts.flatMap((alert) => {
       const detect = DETECTORS[alert.type];
       const owner = rules.users.get(alert.userId);
-      return detect && owner ? [{ alert, detect, owner, key: memoryKey(alert), geofence: detect === DETECTORS.geofence_inout }] : [];
+      return detect && owner ? [{ alert, detect, owner, key: memoryKey(alert) }] : [];
     });
+    const crossing = watching.filter((w) => w.detect === DETECTORS.geofence_inout);
+    const matching = watching.filter((w) => w.detect === DETECTORS.custom);
+    const customIds = [...new Set(matching.flatMap((w) => w.alert.customEvents))].filter((id) => rules.customEvents.has(id)).sort((a, b) => a - b);
     plan = {
-      watching,
-      geofenceOwners: [...new Set(watching.filter((w) => w.geofence).map((w) => w.alert.userId))],
+      every: watching.filter((w) => !crossing.includes(w) && !matching.includes(w)),
+      crossing,
+      matching,
+      geofenceOwners: [...new Set(crossing.map((w) => w.alert.userId))],
+      customIds,
+      alwaysIds: new Set(customIds.filter((id) => rules.customEvents.get(id)!.always)),
       counting: watching.some((w) => w.alert.type === "distance"),
       fueled: watching.some((w) => w.alert.type === "fuel_change"),
       reading: new Reading(rules),
@@ -110,6 +124,22 @@ export const GEO_KEY = "geo";
 export const KM_KEY = "km";
 /** The last fuel level read, while a fuel alert watches it. */
 export const FUEL_KEY = "fuel";
+/**
+ * The custom events that matched its previous position (`on`, ascending), of those its custom
+ * alerts named then (`of`): one named since is learnt at its first position, not fired.
+ */
+export const CUSTOM_KEY = "custom";
+
+interface CustomMember {
+  of: readonly number[];
+  on: readonly number[];
+}
+
+const isIds = (v: unknown): v is number[] => Array.isArray(v) && v.every((id) => typeof id === "number");
+function customIn(state: RuleState | undefined): CustomMember | undefined {
+  const v = state?.[CUSTOM_KEY] as Partial<CustomMember> | undefined;
+  return v !== null && typeof v === "object" && isIds(v.of) && isIds(v.on) ? (v as CustomMember) : undefined;
+}
 
 const numberIn = (state: RuleState | undefined, key: string) => (typeof state?.[key] === "number" ? (state[key] as number) : undefined);
 
@@ -131,9 +161,9 @@ export interface StateChange {
  * has passed, and running them would make an episode start and end out of order.
  */
 export function evaluateDevice(rules: DeviceRules, positions: readonly EnrichedPosition[], stored: RuleState | undefined): { found: Found[]; state: RuleState; change: StateChange | undefined } {
-  const { watching, geofenceOwners, counting, fueled, reading } = planOf(rules);
-  // Each alert's memory by its place in `watching`: looked up by key once per batch, not per position.
-  const memory = watching.map((w) => (w.geofence ? undefined : stored?.[w.key]));
+  const { every, crossing, matching, geofenceOwners, customIds, alwaysIds, counting, fueled, reading } = planOf(rules);
+  // Each alert's memory by its place in `every`: looked up by key once per batch, not per position.
+  const memory = every.map((w) => stored?.[w.key]);
   const before = memory.slice();
   const storedFix = numberIn(stored, FIX_KEY);
   let fix = storedFix;
@@ -143,8 +173,24 @@ export function evaluateDevice(rules: DeviceRules, positions: readonly EnrichedP
   let km = storedKm;
   const storedFuel = fueled ? numberIn(stored, FUEL_KEY) : undefined;
   let fuel = storedFuel;
+  const storedCustom = customIds.length > 0 ? customIn(stored) : undefined;
+  let custom = storedCustom;
 
   const found: Found[] = [];
+  const take = (w: Watch, result: DetectorResult<unknown>, position: EnrichedPosition) => {
+    const { alert, owner } = w;
+    if (!inPeriod(alert, position.fixTime) || !inSchedule(alert, owner, position.fixTime) || !inZone(alert, reading.inside())) return;
+    for (const d of result.events) found.push({ alert, event: eventInput(alert, rules, position, d), position });
+  };
+  const runMemoryless = (watches: readonly Watch[], position: EnrichedPosition) => {
+    for (const w of watches) {
+      reading.alert = w.alert;
+      reading.owner = w.owner;
+      const result = w.detect(reading, undefined);
+      if (result.events.length > 0) take(w, result, position);
+    }
+  };
+
   for (const position of positions) {
     // Not after the stored latest fix: a batch redelivered after its state was stored (a crash
     // before the offset commit) has had its events recorded; run again from the state it
@@ -163,21 +209,29 @@ export function evaluateDevice(rules: DeviceRules, positions: readonly EnrichedP
       }
       if (geo === undefined || crossed) geo = here;
     }
+    // Likewise the custom alerts, when the custom events matching changed or an `always` one matches.
+    let rematched = false;
+    if (customIds.length > 0) {
+      const on = reading.matchedAmong(customIds);
+      // First seen, what matches is learnt, not fired (but an `always` event fires on any position).
+      const was = custom === undefined ? on : sameIds(custom.of, customIds) ? custom.on : learnt(custom, customIds, on);
+      rematched = !sameIds(on, was) || on.some((id) => alwaysIds.has(id));
+      if (rematched) reading.wasMatched = new Set(was);
+      if (custom === undefined || !sameIds(custom.of, customIds) || !sameIds(on, custom.on)) custom = { of: customIds, on };
+    }
     if (counting) reading.odometerKm = km = (km ?? 0) + position.distanceKm;
     reading.previousFuel = fuel ?? null;
-    for (let i = 0; i < watching.length; i++) {
-      const w = watching[i]!;
-      if (w.geofence && !crossed) continue;
+    for (let i = 0; i < every.length; i++) {
+      const w = every[i]!;
       reading.alert = w.alert;
       reading.owner = w.owner;
       const result = w.detect(reading, memory[i]);
       if (result === UNCHANGED) continue;
       memory[i] = result.next;
-      if (result.events.length === 0) continue;
-      const { alert, owner } = w;
-      if (!inPeriod(alert, position.fixTime) || !inSchedule(alert, owner, position.fixTime) || !inZone(alert, reading.inside())) continue;
-      for (const d of result.events) found.push({ alert, event: eventInput(alert, rules, position, d), position });
+      if (result.events.length > 0) take(w, result, position);
     }
+    if (crossed) runMemoryless(crossing, position);
+    if (rematched) runMemoryless(matching, position);
     if (fueled) fuel = reading.fuelLevel() ?? fuel;
   }
 
@@ -185,8 +239,8 @@ export function evaluateDevice(rules: DeviceRules, positions: readonly EnrichedP
   const set: RuleState = {};
   let moved = 0;
   let known = 0;
-  for (let i = 0; i < watching.length; i++) {
-    const key = watching[i]!.key;
+  for (let i = 0; i < every.length; i++) {
+    const key = every[i]!.key;
     if (before[i] !== undefined) known++;
     if (memory[i] !== undefined) state[key] = memory[i];
     if (memory[i] !== before[i]) {
@@ -194,7 +248,7 @@ export function evaluateDevice(rules: DeviceRules, positions: readonly EnrichedP
       moved++;
     }
   }
-  for (const [key, now, then] of [[FIX_KEY, fix, storedFix], [GEO_KEY, geo, storedGeo], [KM_KEY, km, storedKm], [FUEL_KEY, fuel, storedFuel]] as const) {
+  for (const [key, now, then] of [[FIX_KEY, fix, storedFix], [GEO_KEY, geo, storedGeo], [KM_KEY, km, storedKm], [FUEL_KEY, fuel, storedFuel], [CUSTOM_KEY, custom, storedCustom]] as const) {
     if (then !== undefined) known++;
     if (now !== undefined) state[key] = now;
     if (now !== then) {
@@ -206,4 +260,12 @@ export function evaluateDevice(rules: DeviceRules, positions: readonly EnrichedP
   // when it has more members than the ones read from it above.
   const unset = stored && Object.keys(stored).length > known ? Object.keys(stored).filter((key) => !(key in state) && !(key in set)) : [];
   return { found, state, change: moved + unset.length > 0 ? { set, unset } : undefined };
+}
+
+/**
+ * What matched the previous position, of custom events named now: as stored for those named
+ * then, as at this position for those named since (learnt, not fired, as a new alert learns).
+ */
+function learnt(stored: CustomMember, ids: readonly number[], now: readonly number[]): number[] {
+  return ids.filter((id) => (stored.of.includes(id) ? stored.on.includes(id) : now.includes(id)));
 }

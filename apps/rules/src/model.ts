@@ -25,6 +25,7 @@ export interface RuleGeofence {
 
 export interface RuleCustomEvent {
   id: number;
+  /** Lower-cased, as positions' protocols are compared with it. */
   protocol: string;
   /** Attribute keys as ingest stores them (attributeKey of each tag). */
   conditions: readonly CustomEventCondition[];
@@ -104,7 +105,7 @@ export function buildUserRules(records: UserRuleRecords): Map<number, UserRules>
     }
     const customEvents = new Map<number, RuleCustomEvent>();
     for (const c of records.customEvents) {
-      if (c.userId === u.id) customEvents.set(c.id, { id: c.id, protocol: c.protocol, conditions: c.conditions.map((k) => ({ ...k, tag: attributeKey(k.tag) })), message: c.message, always: c.always });
+      if (c.userId === u.id) customEvents.set(c.id, { id: c.id, protocol: c.protocol.toLowerCase(), conditions: c.conditions.map((k) => ({ ...k, tag: attributeKey(k.tag) })), message: c.message, always: c.always });
     }
     out.set(u.id, {
       user: { id: u.id, clock: userClock({ timezoneId: u.timezoneId, dst: u.dst }), units: userUnits(u), lang: u.lang },

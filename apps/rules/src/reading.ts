@@ -15,47 +15,61 @@ function isJump(position: EnrichedPosition, previousFix: unknown): boolean {
   return (position.distanceKm / (position.fixTime - previousFix)) * 3_600_000 > JUMP_KMH;
 }
 
-const NO_GEOFENCES: ReadonlySet<number> = new Set();
-/** In no geofence: shared by every position outside all (most), never added to. */
-const NOWHERE: number[] = [];
+const NO_IDS: ReadonlySet<number> = new Set();
+/** In no geofence, matching no custom event: shared by every position so (most), never added to. */
+const NONE: number[] = [];
 
 /**
  * What a detector reads, one object per evaluation, moved from alert to alert and position to
  * position rather than made for each pair (a hundred alerts times every position). What the
- * chain keeps per device (the previous fix's geofences, km driven, the last fuel level) is set
- * on it before the detectors run; the owners' geofences holding the position, the custom
- * events' matches and the fuel level are found once per position, when first asked.
+ * chain keeps per device (the previous fix's geofences and custom events, km driven, the last
+ * fuel level) is set on it before the detectors run; the owners' geofences holding the
+ * position and the fuel level are found once per position, when first asked, and the custom
+ * events matching it once, by the chain (matchedAmong).
  */
 export class Reading implements DetectorInput {
   position!: EnrichedPosition;
   alert!: RuleAlert;
   owner!: RuleUser;
   jump = false;
-  wasInside: ReadonlySet<number> = NO_GEOFENCES;
+  wasInside: ReadonlySet<number> = NO_IDS;
+  wasMatched: ReadonlySet<number> = NO_IDS;
   odometerKm = 0;
   previousFuel: number | null = null;
-  private readonly places = new Map<number, ReadonlySet<number>>();
-  /** The last owner asked about and their answer: most devices have one owner, asked by dozens of alerts per position. */
+  /*
+   * The geofences holding the position, per owner: the first owner asked in two fields (most
+   * devices have one owner, asked by dozens of alerts per position), any other in a map,
+   * emptied only when used (emptying a map costs more than a position's detectors).
+   */
   private placesOf = -1;
-  private placesSet: ReadonlySet<number> = NO_GEOFENCES;
+  private placesSet: ReadonlySet<number> = NO_IDS;
+  private readonly otherPlaces = new Map<number, ReadonlySet<number>>();
   private fuel: number | null | undefined;
-  private readonly matched = new Map<RuleCustomEvent, boolean>();
+  private matchedNow: readonly number[] = NONE;
   constructor(readonly device: DeviceRules) {}
 
   at(position: EnrichedPosition, previousFix: unknown): void {
     this.position = position;
     this.jump = isJump(position, previousFix);
-    if (this.places.size > 0) this.places.clear();
     this.placesOf = -1;
+    if (this.otherPlaces.size > 0) this.otherPlaces.clear();
     this.fuel = undefined;
-    if (this.matched.size > 0) this.matched.clear();
+    this.matchedNow = NONE;
   }
 
-  readonly matches = (event: RuleCustomEvent): boolean => {
-    let yes = this.matched.get(event);
-    if (yes === undefined) this.matched.set(event, (yes = customMatches(event, this.position)));
-    return yes;
-  };
+  /** Which of these custom events (ids, ascending) match the position, ascending; what `matches` answers from until the next position. */
+  matchedAmong(ids: readonly number[]): readonly number[] {
+    const { attributes } = this.position;
+    const protocol = this.position.protocol.toLowerCase();
+    let out: number[] | undefined;
+    for (const id of ids) {
+      const e = this.device.customEvents.get(id);
+      if (e && customMatches(e, attributes, protocol)) (out ??= []).push(id);
+    }
+    return (this.matchedNow = out ?? NONE);
+  }
+
+  readonly matches = (event: RuleCustomEvent): boolean => this.matchedNow.includes(event.id);
 
   // Arrow fields, not methods: detectors take them out of the input (`{ inside }`).
   readonly fuelLevel = (): number | null => {
@@ -73,22 +87,25 @@ export class Reading implements DetectorInput {
   insideAll(userIds: readonly number[]): number[] {
     if (userIds.length === 1) {
       const set = this.insideOf(userIds[0]!);
-      return set.size === 0 ? NOWHERE : [...set];
+      return set.size === 0 ? NONE : [...set];
     }
     return [...new Set(userIds.flatMap((id) => [...this.insideOf(id)]))].sort((a, b) => a - b);
   }
 
   private insideOf(userId: number): ReadonlySet<number> {
     if (userId === this.placesOf) return this.placesSet;
-    let set = this.places.get(userId);
-    if (!set) {
-      const index = this.device.geofenceIndex.get(userId);
-      const ids = index ? index.containing({ lat: this.position.latitude, lng: this.position.longitude }) : [];
-      set = ids.length === 0 ? NO_GEOFENCES : new Set(ids);
-      this.places.set(userId, set);
+    if (this.placesOf === -1) {
+      this.placesOf = userId;
+      return (this.placesSet = this.lookUp(userId));
     }
-    this.placesOf = userId;
-    this.placesSet = set;
+    let set = this.otherPlaces.get(userId);
+    if (!set) this.otherPlaces.set(userId, (set = this.lookUp(userId)));
     return set;
+  }
+
+  private lookUp(userId: number): ReadonlySet<number> {
+    const index = this.device.geofenceIndex.get(userId);
+    const ids = index ? index.containing({ lat: this.position.latitude, lng: this.position.longitude }) : [];
+    return ids.length === 0 ? NO_IDS : new Set(ids);
   }
 }

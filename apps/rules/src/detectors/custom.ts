@@ -1,12 +1,7 @@
-import type { Attributes, EnrichedPosition } from "@fleet/contracts";
+import type { Attributes } from "@fleet/contracts";
 import type { CustomEventCondition } from "@fleet/db";
-import { NO_EVENTS, UNCHANGED, type Detection, type Detector, type DetectorInput } from "../detector.js";
+import { UNCHANGED, type Detection, type Detector } from "../detector.js";
 import type { RuleCustomEvent } from "../model.js";
-
-export interface CustomMemory {
-  /** The custom events whose conditions held at the previous position. */
-  matched: number[];
-}
 
 const EQUALS = 1;
 const GREATER = 2;
@@ -49,52 +44,26 @@ export function conditionHolds(attributes: Attributes, c: CustomEventCondition):
   return false;
 }
 
-/** A custom event matches a position of its protocol whose attributes meet all its conditions. */
-export function customMatches(e: RuleCustomEvent, position: EnrichedPosition): boolean {
-  if (e.conditions.length === 0 || e.protocol.toLowerCase() !== position.protocol.toLowerCase()) return false;
-  for (const c of e.conditions) if (!conditionHolds(position.attributes, c)) return false;
+/** A custom event matches a position of its protocol (compared lower-cased; the model keeps the event's so) whose attributes meet all its conditions. */
+export function customMatches(e: RuleCustomEvent, attributes: Attributes, protocol: string): boolean {
+  if (e.conditions.length === 0 || e.protocol !== protocol) return false;
+  for (const c of e.conditions) if (!conditionHolds(attributes, c)) return false;
   return true;
-}
-
-function sameMembers(a: readonly number[], b: readonly number[]): boolean {
-  if (a.length !== b.length) return false;
-  for (const id of a) if (!b.includes(id)) return false;
-  return true;
-}
-
-const NONE: number[] = [];
-
-/** Whether the position matches other custom events than `before` held, or an `always` one. */
-function firesOrMoves(ids: readonly number[], device: DetectorInput["device"], matches: DetectorInput["matches"], before: readonly number[]): boolean {
-  let count = 0;
-  for (const id of ids) {
-    const e = device.customEvents.get(id);
-    if (!e || !matches(e)) continue;
-    if (e.always || !before.includes(id)) return true;
-    count++;
-  }
-  return count !== before.length;
 }
 
 /**
  * custom: each of the alert's custom events fires when its conditions start to hold, or on
- * every matching position when it is `always`. Whether a custom event matches a position is
- * asked once per position, however many alerts name it. Its message is the owner's own text,
- * never translated.
+ * every matching position when it is `always`. Which of the device's custom events matched
+ * the previous position is the device's, kept once by the chain (evaluate.ts) rather than by
+ * each alert, which also runs this detector only when that set changes or an `always` one
+ * matches; so it keeps no memory. Its message is the owner's own text, never translated.
  */
-export const custom: Detector<CustomMemory> = ({ alert, device, matches }, previous) => {
-  // Most positions match what the previous one matched and fire nothing: told without making a list.
-  if (previous !== undefined && !firesOrMoves(alert.customEvents, device, matches, previous.matched)) return UNCHANGED;
-  let matched = NONE;
+export const custom: Detector<never> = ({ alert, device, matches, wasMatched }) => {
   let events: Detection[] | undefined;
   for (const id of alert.customEvents) {
     const e = device.customEvents.get(id);
     if (!e || !matches(e)) continue;
-    if (matched === NONE) matched = [];
-    matched.push(id);
-    if (e.always || (previous !== undefined && !previous.matched.includes(id))) (events ??= []).push({ type: "custom", message: e.message, key: `custom:${id}` });
+    if (e.always || !wasMatched.has(id)) (events ??= []).push({ type: "custom", message: e.message, key: `custom:${id}` });
   }
-  const kept = previous !== undefined && sameMembers(matched, previous.matched);
-  if (kept && events === undefined) return UNCHANGED;
-  return { events: events ?? NO_EVENTS, next: kept ? previous : { matched } };
+  return events === undefined ? UNCHANGED : { events, next: undefined };
 };
