@@ -95,14 +95,28 @@ export async function startRules(opts: RulesOptions): Promise<Rules> {
   onEventsRecorded(opts.db, (recorded) => opts.live.markEvents(recorded));
 
   async function handle(messages: readonly DeliveredMessage[]): Promise<Rejected[]> {
+    const { seen, rejected, ran } = await detect(messages);
+    if (ran) {
+      await record(ran.found, ran.rules);
+      if (ran.changes.length > 0) await opts.live.changeRuleStates(ran.changes);
+      // Only once stored: a batch that fails is run again from what the store holds.
+      for (const [id, state] of ran.after) states.remember(id, state);
+    }
+    counters.seen += seen;
+    return rejected;
+  }
+
+  /**
+   * Decodes a batch and runs its watched devices' positions through their detectors. A function
+   * of its own so that the decoded positions are garbage once it returns (but those of events):
+   * recording and storing wait on the database while other batches are decoded, and positions
+   * still held then would be copied by every young collection in between.
+   */
+  async function detect(messages: readonly DeliveredMessage[]) {
     const { values: positions, rejected } = decodeAll(messages, decodePosition);
     const devices = byDevice(positions);
     const rules = await book.of([...devices.values()].map((d) => d.seen));
-    if (rules.size === 0) {
-      counters.seen += positions.length;
-      return rejected;
-    }
-
+    if (rules.size === 0) return { seen: positions.length, rejected, ran: undefined };
     const ids = [...rules.keys()];
     const stored = await states.load(ids);
     const found: Found[] = [];
@@ -114,12 +128,7 @@ export async function startRules(opts: RulesOptions): Promise<Rules> {
       if (change) changes.push({ deviceId: id, ...change });
       after.push([id, state]);
     }
-    await record(found, rules);
-    if (changes.length > 0) await opts.live.changeRuleStates(changes);
-    // Only once stored: a batch that fails is run again from what the store holds.
-    for (const [id, state] of after) states.remember(id, state);
-    counters.seen += positions.length;
-    return rejected;
+    return { seen: positions.length, rejected, ran: { rules, found, changes, after } };
   }
 
   /** Records what the detectors or the sweep found, each once with its notifications; how many were new. */
