@@ -3,7 +3,7 @@ import type { EventInput } from "@fleet/db";
 import type { RuleState } from "@fleet/live";
 import { UNCHANGED, type Detection, type DetectorResult } from "./detector.js";
 import { DETECTORS, type AnyDetector } from "./detectors/index.js";
-import { sameIds } from "./detectors/geofence.js";
+import { geofencesOf, sameIds } from "./detectors/geofence.js";
 import type { DeviceRules, RuleAlert, RuleUser } from "./model.js";
 import { Reading } from "./reading.js";
 import { inPeriod, inSchedule, inZone } from "./scope.js";
@@ -200,14 +200,15 @@ export function evaluateDevice(rules: DeviceRules, positions: readonly EnrichedP
     fix = position.fixTime;
     // The geofence alerts run only when the device's geofences changed; a GPS jump moves it in
     // or out of nothing, and where it was first seen is learnt, not entered.
-    let crossed = false;
+    let crossed: readonly Watch[] = NO_WATCHES;
     if (geofenceOwners.length > 0 && !reading.jump) {
       const here = reading.insideAll(geofenceOwners);
-      if (geo !== undefined && !sameIds(here, geo)) {
-        crossed = true;
-        reading.wasInside = new Set(geo);
+      const was = geo;
+      if (was !== undefined && !sameIds(here, was)) {
+        crossed = crossingWatches(crossing, here, was);
+        reading.wasInside = new Set(was);
       }
-      if (geo === undefined || crossed) geo = here;
+      if (was === undefined || crossed !== NO_WATCHES) geo = here;
     }
     // Likewise the custom alerts, when the custom events matching changed or an `always` one matches.
     let rematched = false;
@@ -230,7 +231,7 @@ export function evaluateDevice(rules: DeviceRules, positions: readonly EnrichedP
       memory[i] = result.next;
       if (result.events.length > 0) take(w, result, position);
     }
-    if (crossed) runMemoryless(crossing, position);
+    if (crossed.length > 0) runMemoryless(crossed, position);
     if (rematched) runMemoryless(matching, position);
     if (fueled) fuel = reading.fuelLevel() ?? fuel;
   }
@@ -260,6 +261,19 @@ export function evaluateDevice(rules: DeviceRules, positions: readonly EnrichedP
   // when it has more members than the ones read from it above.
   const unset = stored && Object.keys(stored).length > known ? Object.keys(stored).filter((key) => !(key in state) && !(key in set)) : [];
   return { found, state, change: moved + unset.length > 0 ? { set, unset } : undefined };
+}
+
+const NO_WATCHES: readonly Watch[] = [];
+
+/** The geofence alerts naming a geofence the device entered or left (`here` and `was` differ, ascending), in the plan's order. */
+function crossingWatches(crossing: readonly Watch[], here: readonly number[], was: readonly number[]): Watch[] {
+  const changed = here.filter((id) => !was.includes(id));
+  for (const id of was) if (!here.includes(id)) changed.push(id);
+  // Still a change to keep when no alert names the geofences crossed: an empty list, not NO_WATCHES.
+  return crossing.filter((w) => {
+    const named = geofencesOf(w.alert);
+    return changed.some((id) => named.has(id));
+  });
 }
 
 /**

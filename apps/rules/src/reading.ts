@@ -44,6 +44,8 @@ export class Reading implements DetectorInput {
   private placesOf = -1;
   private placesSet: ReadonlySet<number> = NO_IDS;
   private readonly otherPlaces = new Map<number, ReadonlySet<number>>();
+  /** The last search of an index, kept across positions (the reading lives as long as the device's rules). */
+  private lastLookUp = { userId: -1, lat: NaN, lng: NaN, set: NO_IDS };
   private fuel: number | null | undefined;
   private matchedNow: readonly number[] = NONE;
   constructor(readonly device: DeviceRules) {}
@@ -104,8 +106,13 @@ export class Reading implements DetectorInput {
   }
 
   private lookUp(userId: number): ReadonlySet<number> {
+    const { latitude: lat, longitude: lng } = this.position;
+    // A parked vehicle reports the same fix again and again: the same geofences hold it.
+    if (userId === this.lastLookUp.userId && lat === this.lastLookUp.lat && lng === this.lastLookUp.lng) return this.lastLookUp.set;
     const index = this.device.geofenceIndex.get(userId);
-    const ids = index ? index.containing({ lat: this.position.latitude, lng: this.position.longitude }) : [];
-    return ids.length === 0 ? NO_IDS : new Set(ids);
+    const ids = index ? index.containing({ lat, lng }) : [];
+    const set = ids.length === 0 ? NO_IDS : new Set(ids);
+    this.lastLookUp = { userId, lat, lng, set };
+    return set;
   }
 }

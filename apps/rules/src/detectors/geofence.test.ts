@@ -27,6 +27,22 @@ describe("geofences", () => {
     expect(outs.events.map((e) => [e.type, e.geofenceId])).toEqual([["geofence_out", 3]]);
   });
 
+  it("runs, at a move from one geofence straight into another, each alert naming either and no other", () => {
+    const rules = deviceRules(
+      [alert({ id: 1, type: "geofence_inout", geofences: [3] }), alert({ id: 2, type: "geofence_in", geofences: [3] }), alert({ id: 3, type: "geofence_inout", geofences: [4] }), alert({ id: 4, type: "geofence_out", geofences: [4] })],
+      { geofences: [depot, yard] },
+    );
+    const path = ["out", depot, yard] as const;
+    // 13 km in ten minutes: a vehicle's pace, not a GPS jump.
+    const r = runTrack(rules, track(path.length, 600_000, (i) => ({ ...at(path[i]!), distanceKm: i === 2 ? 13 : 1 })));
+    expect(r.events.map((e) => [e.alertId, e.type, e.geofenceId])).toEqual([
+      [1, "geofence_in", 3],
+      [2, "geofence_in", 3],
+      [1, "geofence_out", 3],
+      [3, "geofence_in", 4],
+    ]);
+  });
+
   it("reports nothing for a GPS jump out of a geofence and back, and a crossing at a vehicle's speed as usual", () => {
     const rules = deviceRules([alert({ type: "geofence_inout", geofences: [3] })], { geofences: [depot] });
     const inside = at(depot);

@@ -4,7 +4,7 @@ import type { DeviceRules, RuleAlert } from "../model.js";
 
 /** Each alert's geofences as a set, made once per alert record: an alert may name a thousand of them, a position lies in few. */
 const geofenceSets = new WeakMap<RuleAlert, ReadonlySet<number>>();
-function geofencesOf(alert: RuleAlert): ReadonlySet<number> {
+export function geofencesOf(alert: RuleAlert): ReadonlySet<number> {
   let set = geofenceSets.get(alert);
   if (!set) geofenceSets.set(alert, (set = new Set(alert.geofences)));
   return set;
