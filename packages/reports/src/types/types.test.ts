@@ -1,0 +1,77 @@
+import { describe, expect, it } from "vitest";
+import { userUnits } from "@fleet/contracts";
+import { segmentTrack } from "@fleet/trips";
+import { TrackBuilder } from "@fleet/trips/testing";
+import type { DeviceTrack, ReportContext } from "./context.js";
+import { drivesAndStops } from "./drives-stops.js";
+import { generalInformation } from "./general.js";
+
+const T0 = Date.UTC(2026, 0, 5, 8);
+const utc = (ms: number) => new Date(ms).toISOString().slice(0, 19).replace("T", " ");
+const seconds = (ms: number) => `${ms / 1000}s`;
+
+/** 10 km north at 60 km/h, 10 minutes standing with the engine on, 10 km at 120 km/h: a fix every 10 s from 08:00 UTC. */
+function truck(): DeviceTrack {
+  const rows = new TrackBuilder(T0).fix().drive(600).stand(600).drive(300, 120).rows;
+  return { device: { id: 1, name: "Truck 1", plateNumber: "ABC 123" }, track: segmentTrack(rows, { minMovingSpeedKmh: 6, hasEngineSensor: false, minStopMs: 300_000 }), fuelUnit: null };
+}
+const empty = (): DeviceTrack => ({ device: { id: 2, name: "Van 2", plateNumber: "" }, track: segmentTrack([], { minMovingSpeedKmh: 6, hasEngineSensor: false }), fuelUnit: null });
+
+const ctx = (over: Partial<ReportContext> = {}): ReportContext => ({ units: userUnits({ unitOfDistance: "km", unitOfAltitude: "mt" }), time: utc, duration: seconds, speedLimitKmh: null, ...over });
+const heading = { title: "Weekly", typeName: "General information", fromMs: T0, toMs: T0 + 86_400_000 };
+
+describe("general information (type 1)", () => {
+  it("lists each device's totals from the track: times, distance, durations, speeds, stops, overspeeds", () => {
+    const doc = generalInformation(heading, [truck(), empty()], ctx({ speedLimitKmh: 100 }));
+    expect(doc.title).toBe("Weekly");
+    expect(doc.subtitle).toEqual(["General information", "2026-01-05 08:00:00 – 2026-01-06 08:00:00"]);
+    const [one, two] = doc.sections;
+    expect(one!.heading).toBe("Truck 1");
+    expect(Object.fromEntries(one!.summary!.map(([k, v]) => [k, typeof v === "number" ? Math.round(v * 1000) / 1000 : v]))).toEqual({
+      "Route start": "2026-01-05 08:00:00",
+      "Route end": "2026-01-05 08:25:10",
+      "Route length (km)": 20,
+      "Move duration": "910s",
+      "Stop duration": "600s",
+      Stops: 1,
+      "Top speed (kph)": 120,
+      // 20 km in 910 s of driving.
+      "Average speed (kph)": 79,
+      "Overspeed count": 1,
+      "Engine work": "910s",
+      "Engine idle": "600s",
+      "Engine hours": "1510s",
+    });
+    expect(two!.summary!.slice(0, 3)).toEqual([["Route start", null], ["Route end", null], ["Route length (km)", 0]]);
+  });
+
+  it("speaks the user's units, and counts no overspeed without a limit", () => {
+    const doc = generalInformation(heading, [truck()], ctx({ units: userUnits({ unitOfDistance: "mi", unitOfAltitude: "ft" }) }));
+    const summary = new Map(doc.sections[0]!.summary!);
+    expect(summary.get("Route length (mi)")).toBeCloseTo(12.427, 3);
+    expect(summary.get("Top speed (mph)")).toBe(75);
+    expect(summary.has("Overspeed count")).toBe(false);
+  });
+});
+
+describe("drives and stops (type 3)", () => {
+  it("lists each drive and stop with its times, duration, distance, speeds and position, under the device's totals", () => {
+    const doc = drivesAndStops({ ...heading, typeName: "Drives and stops" }, [truck()], ctx());
+    const [section] = doc.sections;
+    expect(new Map(section!.summary!).get("Route length (km)")).toBeCloseTo(20, 6);
+    const [table] = section!.tables;
+    expect(table!.columns.map((c) => c.title)).toEqual(["Status", "Start", "End", "Duration", "Distance (km)", "Top speed (kph)", "Average speed (kph)", "Engine idle", "Position"]);
+    const rows = table!.rows.map((r) => r.map((c) => (typeof c === "number" ? Math.round(c * 100) / 100 : c)));
+    expect(rows).toEqual([
+      ["Drive", "2026-01-05 08:00:00", "2026-01-05 08:10:10", "610s", 10, 60, 59, "0s", "54.000000, 25.000000"],
+      ["Stop", "2026-01-05 08:10:10", "2026-01-05 08:20:10", "600s", 0, 0, 0, "600s", "54.089932, 25.000000"],
+      ["Drive", "2026-01-05 08:20:10", "2026-01-05 08:25:10", "300s", 10, 120, 120, "0s", "54.089932, 25.000000"],
+    ]);
+  });
+
+  it("says so for a device with no drive or stop in the period", () => {
+    const [section] = drivesAndStops(heading, [empty()], ctx()).sections;
+    expect(section!.tables[0]!.rows).toEqual([]);
+    expect(section!.tables[0]!.empty).toBe("No drives or stops in the period.");
+  });
+});
