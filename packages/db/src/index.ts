@@ -31,3 +31,4 @@ export * from "./queries/reports.js";
 export * from "./queries/events.js";
 export * from "./queries/rules.js";
 export * from "./queries/notifications.js";
+export * from "./queries/report-files.js";

@@ -14,3 +14,4 @@ export * from "./reports.js";
 export * from "./password-resets.js";
 export * from "./events.js";
 export * from "./notifications.js";
+export * from "./report-files.js";
