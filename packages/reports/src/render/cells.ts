@@ -1,0 +1,25 @@
+import { shownNumber, type Cell, type ReportColumn, type ReportTable } from "../document.js";
+
+/** A cell as the text formats show it: a number with its column's decimals, nothing for null. */
+export function cellText(cell: Cell, column: ReportColumn): string {
+  if (cell === null) return "";
+  return typeof cell === "number" ? shownNumber(cell, column) : cell;
+}
+
+/** A summary value has no column of its own; it is shown as a column without decimals set would be. */
+export function summaryText(label: string, value: Cell): string {
+  return cellText(value, { title: label });
+}
+
+/**
+ * Which columns hold numbers, so their headings line up with their right-aligned cells. A column
+ * counts as numeric when every body cell that holds something is a number; the footer is left out
+ * (its first cell is usually a "Total" label) unless there is no body to look at.
+ */
+export function numericColumns(table: ReportTable): boolean[] {
+  const rows = table.rows.length > 0 ? table.rows : table.footer ? [table.footer] : [];
+  return table.columns.map((_, i) => {
+    const filled = rows.map((row) => row[i] ?? null).filter((c) => c !== null && c !== "");
+    return filled.length > 0 && filled.every((c) => typeof c === "number");
+  });
+}
