@@ -1,0 +1,116 @@
+import ExcelJS from "exceljs";
+import type { Cell, RenderedReport, ReportColumn, ReportDocument, ReportSection, ReportTable } from "../document.js";
+import { cellText } from "./cells.js";
+import { sheetNames } from "./sheet-names.js";
+
+/*
+ * The vendor calls this format "xls"; it is written as Office Open XML (.xlsx), which every
+ * spreadsheet program of the last fifteen years opens and which, unlike the binary .xls, has a
+ * maintained writer.
+ *
+ * One worksheet per section: a section is one device (or geofence, driver), its tables share
+ * their columns with no other section's, and a sheet of its own gives each its own column widths,
+ * a tab to find it by, and rows that can be sorted or filtered without mixing two devices. Each
+ * sheet repeats the title and subtitle so it reads on its own when printed or copied out.
+ */
+
+const MIN_WIDTH = 6;
+const MAX_WIDTH = 60;
+const HEADER_FILL: ExcelJS.Fill = { type: "pattern", pattern: "solid", fgColor: { argb: "FFE8E8E8" } };
+const RULE: Partial<ExcelJS.Border> = { style: "thin", color: { argb: "FF1A1A1A" } };
+
+export async function renderXlsx(doc: ReportDocument): Promise<RenderedReport> {
+  const workbook = new ExcelJS.Workbook();
+  workbook.title = doc.title;
+  // A workbook without a sheet is one Excel will not open, so a report with no section still gets one.
+  const sections: readonly ReportSection[] = doc.sections.length > 0 ? doc.sections : [{ heading: doc.title, tables: [] }];
+  const names = sheetNames(sections.map((s) => s.heading));
+  sections.forEach((section, i) => writeSheet(workbook.addWorksheet(names[i]), doc, section));
+  const bytes = await workbook.xlsx.writeBuffer();
+  return {
+    body: Buffer.from(bytes as ArrayBuffer),
+    contentType: "application/vnd.openxmlformats-officedocument.spreadsheetml.sheet",
+    extension: "xlsx",
+  };
+}
+
+/** A number format showing what shownNumber shows: the column's decimals, or 0 for integers and 2 otherwise. */
+export function numberFormat(value: number, column: ReportColumn): string {
+  const decimals = column.decimals ?? (Number.isInteger(value) ? 0 : 2);
+  return decimals > 0 ? `0.${"0".repeat(decimals)}` : "0";
+}
+
+/** Writes rows top to bottom and remembers how wide each column's content is. */
+class SheetWriter {
+  private readonly widths: number[] = [];
+  constructor(readonly sheet: ExcelJS.Worksheet) {}
+
+  /** A line of text that may run over the empty cells beside it, so it does not widen column A. */
+  line(text: string, font: Partial<ExcelJS.Font>): void {
+    this.sheet.addRow([text]).getCell(1).font = font;
+  }
+
+  blank(): void {
+    this.sheet.addRow([]);
+  }
+
+  /** A row of cells, numbers kept as numbers with their format, each cell's shown text measured. */
+  cells(values: readonly Cell[], columns: readonly ReportColumn[]): ExcelJS.Row {
+    const row = this.sheet.addRow(values.map((v) => v ?? null));
+    values.forEach((value, i) => {
+      const column = columns[i] ?? { title: "" };
+      if (typeof value === "number") row.getCell(i + 1).numFmt = numberFormat(value, column);
+      this.measure(i, cellText(value, column));
+    });
+    return row;
+  }
+
+  measure(index: number, text: string): void {
+    const longest = Math.max(...text.split("\n").map((l) => l.length));
+    this.widths[index] = Math.max(this.widths[index] ?? 0, longest);
+  }
+
+  sizeColumns(): void {
+    this.widths.forEach((w, i) => {
+      this.sheet.getColumn(i + 1).width = Math.min(MAX_WIDTH, Math.max(MIN_WIDTH, w + 2));
+    });
+  }
+}
+
+function writeSheet(sheet: ExcelJS.Worksheet, doc: ReportDocument, section: ReportSection): void {
+  sheet.pageSetup = { paperSize: 9, orientation: "portrait", fitToPage: true, fitToWidth: 1, fitToHeight: 0 };
+  const w = new SheetWriter(sheet);
+  w.line(doc.title, { bold: true, size: 14 });
+  for (const line of doc.subtitle) w.line(line, { color: { argb: "FF555555" } });
+  w.blank();
+  w.line(section.heading, { bold: true, size: 12 });
+  for (const [label, value] of section.summary ?? []) {
+    const row = w.cells([label, value], [{ title: "" }, { title: label }]);
+    row.getCell(1).font = { bold: true };
+  }
+  for (const table of section.tables) {
+    w.blank();
+    writeTable(w, table);
+  }
+  w.sizeColumns();
+}
+
+function writeTable(w: SheetWriter, table: ReportTable): void {
+  if (table.rows.length === 0 && table.empty !== undefined) {
+    w.line(table.empty, { italic: true, color: { argb: "FF555555" } });
+    return;
+  }
+  const n = table.columns.length;
+  const header = w.cells(
+    table.columns.map((c) => c.title),
+    table.columns,
+  );
+  style(header, n, { font: { bold: true }, fill: HEADER_FILL, border: { bottom: RULE } });
+  for (const row of table.rows) w.cells(row, table.columns);
+  if (table.footer) style(w.cells(table.footer, table.columns), n, { font: { bold: true }, border: { top: RULE } });
+}
+
+/** Styles a row's first n cells, empty ones too, so a rule runs under or over the whole table. */
+function style(row: ExcelJS.Row, n: number, s: Partial<ExcelJS.Style>): void {
+  for (let i = 1; i <= n; i++) Object.assign(row.getCell(i), s);
+}
