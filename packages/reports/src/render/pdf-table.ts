@@ -1,0 +1,155 @@
+import type { Cell, ReportTable } from "../document.js";
+import { cellText, numericColumns } from "./cells.js";
+import { BOLD, REGULAR } from "./pdf-fonts.js";
+import { GREY, RULE, contentWidth, ensureSpace } from "./pdf-layout.js";
+
+/*
+ * A report table drawn on PDF pages. Columns share the page width by what their content needs;
+ * a cell's text wraps inside its column up to MAX_LINES lines and is cut with an ellipsis past
+ * that, so one long address cannot make a row taller than a page. A table that runs past the
+ * page's end goes on on the next page under its heading row again.
+ */
+
+const FONT_SIZE = 8;
+const PAD_X = 4;
+const PAD_Y = 2.5;
+const MAX_LINES = 3;
+/** No column takes more than this share of the width before the others have what they need. */
+const MAX_SHARE = 0.4;
+const HEADER_FILL = "#e6e6e6";
+const ROW_RULE = "#d0d0d0";
+
+interface Shown {
+  text: string;
+  right: boolean;
+}
+
+interface Layout {
+  x: number;
+  widths: number[];
+  numeric: boolean[];
+  lineHeight: number;
+}
+
+export function drawTable(pdf: PDFKit.PDFDocument, table: ReportTable): void {
+  pdf.fontSize(FONT_SIZE);
+  if (table.rows.length === 0 && table.empty !== undefined) {
+    ensureSpace(pdf, pdf.currentLineHeight(true));
+    pdf.font(REGULAR).fillColor(GREY).text(table.empty, pdf.page.margins.left, pdf.y, { width: contentWidth(pdf) });
+    pdf.fillColor("black");
+    return;
+  }
+  const layout = tableLayout(pdf, table);
+  const header = table.columns.map((c, i) => ({ text: c.title, right: layout.numeric[i] ?? false }));
+  const headerHeight = rowHeight(pdf, layout, header, BOLD);
+  const firstHeight = table.rows[0] ? rowHeight(pdf, layout, shown(layout, table, table.rows[0]), REGULAR) : 0;
+  ensureSpace(pdf, headerHeight + firstHeight);
+  drawHeader(pdf, layout, header, headerHeight);
+  for (const row of table.rows) {
+    const cells = shown(layout, table, row);
+    const height = rowHeight(pdf, layout, cells, REGULAR);
+    if (ensureSpace(pdf, height)) drawHeader(pdf, layout, header, headerHeight);
+    drawRow(pdf, layout, cells, height, REGULAR);
+    line(pdf, layout, pdf.y, ROW_RULE, 0.5);
+  }
+  if (table.footer) {
+    const cells = shown(layout, table, table.footer);
+    const height = rowHeight(pdf, layout, cells, BOLD);
+    if (ensureSpace(pdf, height)) drawHeader(pdf, layout, header, headerHeight);
+    line(pdf, layout, pdf.y, RULE, 1);
+    drawRow(pdf, layout, cells, height, BOLD);
+  }
+}
+
+/**
+ * Column widths that fill `available`: when everything fits, each column gets what it needs and
+ * the rest is shared in proportion; when not, the columns needing less than an even share keep
+ * what they need and the others split what is left evenly (a narrow number column is never
+ * squeezed to make room for a long text).
+ */
+export function columnWidths(needed: readonly number[], available: number): number[] {
+  const total = needed.reduce((a, b) => a + b, 0);
+  if (total <= available) return needed.map((n) => (total > 0 ? n + ((available - total) * n) / total : available / needed.length));
+  const widths: (number | undefined)[] = needed.map(() => undefined);
+  let left = available;
+  let open = needed.length;
+  for (let settled = true; settled && open > 0; ) {
+    settled = false;
+    const share = left / open;
+    needed.forEach((n, i) => {
+      if (widths[i] === undefined && n <= share) {
+        widths[i] = n;
+        left -= n;
+        open -= 1;
+        settled = true;
+      }
+    });
+  }
+  return widths.map((w) => w ?? left / open);
+}
+
+function tableLayout(pdf: PDFKit.PDFDocument, table: ReportTable): Layout {
+  const available = contentWidth(pdf);
+  const needed = table.columns.map((column, i) => {
+    pdf.font(BOLD);
+    let widest = pdf.widthOfString(column.title);
+    pdf.font(REGULAR);
+    for (const row of table.rows) widest = Math.max(widest, pdf.widthOfString(cellText(row[i] ?? null, column)));
+    if (table.footer) widest = Math.max(widest, pdf.font(BOLD).widthOfString(cellText(table.footer[i] ?? null, column)));
+    return Math.min(widest + 2 * PAD_X + 1, available * MAX_SHARE);
+  });
+  pdf.font(REGULAR);
+  return { x: pdf.page.margins.left, widths: columnWidths(needed, available), numeric: numericColumns(table), lineHeight: pdf.currentLineHeight(true) };
+}
+
+/** A row's cells as drawn: numbers, and everything in a column of numbers, to the right. */
+function shown(layout: Layout, table: ReportTable, row: readonly Cell[]): Shown[] {
+  return table.columns.map((column, i) => {
+    const cell = row[i] ?? null;
+    return { text: cellText(cell, column), right: typeof cell === "number" || (layout.numeric[i] ?? false) };
+  });
+}
+
+function rowHeight(pdf: PDFKit.PDFDocument, layout: Layout, cells: readonly Shown[], font: string): number {
+  pdf.font(font);
+  const lines = cells.map(({ text }, i) => (text === "" ? 1 : Math.round(pdf.heightOfString(text, { width: textWidth(layout, i) }) / layout.lineHeight)));
+  return Math.min(MAX_LINES, Math.max(1, ...lines)) * layout.lineHeight + 2 * PAD_Y;
+}
+
+function drawHeader(pdf: PDFKit.PDFDocument, layout: Layout, cells: readonly Shown[], height: number): void {
+  const width = layout.widths.reduce((a, b) => a + b, 0);
+  pdf.rect(layout.x, pdf.y, width, height).fill(HEADER_FILL);
+  pdf.fillColor("black");
+  drawRow(pdf, layout, cells, height, BOLD);
+  line(pdf, layout, pdf.y, RULE, 0.8);
+}
+
+/** Draws one row at the cursor and moves the cursor under it. */
+function drawRow(pdf: PDFKit.PDFDocument, layout: Layout, cells: readonly Shown[], height: number, font: string): void {
+  const top = pdf.y;
+  pdf.font(font);
+  let x = layout.x;
+  cells.forEach(({ text, right }, i) => {
+    const width = layout.widths[i] ?? 0;
+    if (text !== "") {
+      pdf.text(text, x + PAD_X, top + PAD_Y, {
+        width: textWidth(layout, i),
+        height: height - 2 * PAD_Y,
+        ellipsis: true,
+        align: right ? "right" : "left",
+      });
+    }
+    x += width;
+  });
+  pdf.x = layout.x;
+  pdf.y = top + height;
+}
+
+function textWidth(layout: Layout, i: number): number {
+  return Math.max(1, (layout.widths[i] ?? 0) - 2 * PAD_X);
+}
+
+function line(pdf: PDFKit.PDFDocument, layout: Layout, y: number, color: string, weight: number): void {
+  const width = layout.widths.reduce((a, b) => a + b, 0);
+  pdf.save().moveTo(layout.x, y).lineTo(layout.x + width, y).lineWidth(weight).strokeColor(color).stroke().restore();
+}
