@@ -1,1 +1,2 @@
 export * from "./document.js";
+export { renderHtml, renderPdf, renderReport, renderXlsx, type PdfOrientation } from "./render/index.js";
