@@ -53,6 +53,15 @@ export interface RenderedReport {
   extension: string;
 }
 
+/** How each format's file is served: what the download says it is, and its file name's extension. */
+export const REPORT_FILE_TYPES: Readonly<Record<ReportFormat, { contentType: string; extension: string }>> = {
+  html: { contentType: "text/html; charset=utf-8", extension: "html" },
+  // The vendor calls it xls; the file is Office Open XML, which every spreadsheet opens.
+  xls: { contentType: "application/vnd.openxmlformats-officedocument.spreadsheetml.sheet", extension: "xlsx" },
+  pdf: { contentType: "application/pdf", extension: "pdf" },
+  pdf_land: { contentType: "application/pdf", extension: "pdf" },
+};
+
 /** A number as a report shows it: the column's decimals, or 0 for integers and 2 otherwise. */
 export function shownNumber(value: number, column: ReportColumn): string {
   const decimals = column.decimals ?? (Number.isInteger(value) ? 0 : 2);

@@ -1,4 +1,4 @@
-import type { Cell, RenderedReport, ReportColumn, ReportDocument, ReportSection, ReportTable } from "../document.js";
+import { REPORT_FILE_TYPES, type Cell, type RenderedReport, type ReportColumn, type ReportDocument, type ReportSection, type ReportTable } from "../document.js";
 import { cellText, numericColumns, summaryText } from "./cells.js";
 import { HTML_STYLE } from "./html-style.js";
 
@@ -35,7 +35,7 @@ export function renderHtml(doc: ReportDocument): RenderedReport {
     "</html>",
     "",
   ].join("\n");
-  return { body: Buffer.from(html, "utf8"), contentType: "text/html; charset=utf-8", extension: "html" };
+  return { body: Buffer.from(html, "utf8"), ...REPORT_FILE_TYPES.html };
 }
 
 function section(s: ReportSection): string {

@@ -1,5 +1,5 @@
 import PDFDocument from "pdfkit";
-import type { RenderedReport, ReportDocument, ReportSection } from "../document.js";
+import { REPORT_FILE_TYPES, type RenderedReport, type ReportDocument, type ReportSection } from "../document.js";
 import { summaryText } from "./cells.js";
 import { BOLD, REGULAR, registerReportFonts } from "./pdf-fonts.js";
 import { FOOTER_ROOM, GREY, MARGIN, RULE, contentWidth, ensureSpace } from "./pdf-layout.js";
@@ -29,7 +29,7 @@ export async function renderPdf(doc: ReportDocument, orientation: PdfOrientation
   for (const section of doc.sections) drawSection(pdf, section);
   drawPageFooters(pdf, doc.title);
   pdf.end();
-  return { body: await body, contentType: "application/pdf", extension: "pdf" };
+  return { body: await body, ...REPORT_FILE_TYPES.pdf };
 }
 
 function collect(pdf: PDFKit.PDFDocument): Promise<Buffer> {

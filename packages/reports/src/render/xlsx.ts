@@ -1,5 +1,5 @@
 import ExcelJS from "exceljs";
-import type { Cell, RenderedReport, ReportColumn, ReportDocument, ReportSection, ReportTable } from "../document.js";
+import { REPORT_FILE_TYPES, type Cell, type RenderedReport, type ReportColumn, type ReportDocument, type ReportSection, type ReportTable } from "../document.js";
 import { cellText } from "./cells.js";
 import { sheetNames } from "./sheet-names.js";
 
@@ -27,11 +27,7 @@ export async function renderXlsx(doc: ReportDocument): Promise<RenderedReport> {
   const names = sheetNames(sections.map((s) => s.heading));
   sections.forEach((section, i) => writeSheet(workbook.addWorksheet(names[i]), doc, section));
   const bytes = await workbook.xlsx.writeBuffer();
-  return {
-    body: Buffer.from(bytes as ArrayBuffer),
-    contentType: "application/vnd.openxmlformats-officedocument.spreadsheetml.sheet",
-    extension: "xlsx",
-  };
+  return { body: Buffer.from(bytes as ArrayBuffer), ...REPORT_FILE_TYPES.xls };
 }
 
 /** A number format showing what shownNumber shows: the column's decimals, or 0 for integers and 2 otherwise. */
