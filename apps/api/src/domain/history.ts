@@ -1,8 +1,8 @@
-import { parseRange, rfidOf, userClock, userUnits, type GetHistoryQuery, type GetHistoryResponse, type HistoryRange, type HistoryRow } from "@fleet/contracts";
-import { findUserDriversByRfid, listUserDeviceEvents, type Db, type Sensor, type User, type UserDeviceRecord } from "@fleet/db";
-import type { HistoryStore, PositionWithFields } from "@fleet/history";
-import { engineSensorOf, formatNumber, readSensor, type SensorDefinition } from "@fleet/sensors";
-import { GroupStatus, segmentTrack, type Group, type SegmentOptions } from "@fleet/trips";
+import { parseRange, userClock, userUnits, type GetHistoryQuery, type GetHistoryResponse, type HistoryRange } from "@fleet/contracts";
+import { findUserDriversByRfid, listUserDeviceEvents, type Db, type User } from "@fleet/db";
+import type { HistoryStore } from "@fleet/history";
+import { formatNumber } from "@fleet/sensors";
+import { GroupStatus, segmentTrack, type Group } from "@fleet/trips";
 import { eventGroup, trackGroup, writeGroupJson, withEvents, type GroupContext, type HistoryEvent } from "../lib/history-groups.js";
 import { historyItemTail, type HistoryItemContext } from "../lib/history-items.js";
 import { asJsonWrite, type JsonOut, type JsonWrite } from "../lib/json-write.js";
@@ -11,6 +11,7 @@ import type { LiveRecordCache } from "../lib/live-records.js";
 import { localTimes } from "../lib/local-times.js";
 import { driverRecord } from "./drivers.js";
 import { found } from "./found.js";
+import { isFuelLevel, segmentOptions } from "./track-cut.js";
 
 /*
  * get_history: a device's positions in a period on the user's clock, cut into the vendor's
@@ -55,30 +56,6 @@ const STATUS_NAMES = [
 ] as const;
 const ITEM_CLASS = STATUS_NAMES.map(([id, value]) => ({ id, value }));
 const IMAGES = STATUS_NAMES.map(([id, value]) => ({ id, value: `assets/images/route_${value}.png` }));
-
-/** A numeric sensor's number at a fix, or null. */
-function numberAt(def: SensorDefinition, row: HistoryRow): number | null {
-  const { value } = readSensor(def, { attributes: row.attributes, speedKmh: row.speedKmh, odometerKm: 0, engineSeconds: 0 });
-  return typeof value === "number" ? value : null;
-}
-
-const isFuelLevel = (s: Sensor) => s.type === "fuel_tank" || s.type === "fuel_tank_calibration";
-
-/** How the device's track is cut: its moving speed and engine sensor, its engine-hours and fuel sensors, and the stop length asked for. */
-function segmentOptions(device: UserDeviceRecord, sensors: readonly Sensor[], stopsSeconds: number | undefined, rows: readonly PositionWithFields[]): SegmentOptions {
-  // Only positions whose stored attributes name a card are parsed for it: most carry none.
-  const carded = new Set<HistoryRow>(rows.filter((r) => r.attributesText.includes('"rfid"') || r.attributesText.includes('"driveruniqueid"')));
-  const hours = device.engineHours === "engine_hours" ? sensors.find((s) => s.type === "engine_hours") : undefined;
-  const fuel = sensors.find(isFuelLevel);
-  return {
-    minMovingSpeedKmh: Number(device.minMovingSpeed),
-    hasEngineSensor: engineSensorOf(device.detectEngine, sensors) !== undefined,
-    minStopMs: (stopsSeconds ?? 180) * 1000,
-    ...(hours ? { engineHoursAt: (row: HistoryRow) => numberAt(hours, row) } : {}),
-    ...(fuel ? { fuel: { levelAt: (row: HistoryRow) => numberAt(fuel, row), minFilling: Number(device.minFuelFillings) } } : {}),
-    driverKeyAt: (row) => (carded.has(row) ? (rfidOf(row.attributes) ?? null) : null),
-  };
-}
 
 /** The Driver records of the cards the groups name. */
 async function groupDrivers(db: Db, user: User, groups: readonly Group[]) {

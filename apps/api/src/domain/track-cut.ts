@@ -1,0 +1,35 @@
+import { rfidOf, type HistoryRow } from "@fleet/contracts";
+import type { Sensor, UserDeviceRecord } from "@fleet/db";
+import type { PositionWithFields } from "@fleet/history";
+import { engineSensorOf, readSensor, type SensorDefinition } from "@fleet/sensors";
+import type { SegmentOptions } from "@fleet/trips";
+
+/*
+ * How a device's track is cut into drives and stops, for get_history and the reports alike,
+ * so the history screen and a report never disagree.
+ */
+
+/** A numeric sensor's number at a fix, or null. */
+function numberAt(def: SensorDefinition, row: HistoryRow): number | null {
+  const { value } = readSensor(def, { attributes: row.attributes, speedKmh: row.speedKmh, odometerKm: 0, engineSeconds: 0 });
+  return typeof value === "number" ? value : null;
+}
+
+export const isFuelLevel = (s: Sensor) => s.type === "fuel_tank" || s.type === "fuel_tank_calibration";
+
+/** How the device's track is cut: its moving speed and engine sensor, its engine-hours and fuel sensors, and the stop length asked for. */
+export function segmentOptions(device: UserDeviceRecord, sensors: readonly Sensor[], stopsSeconds: number | undefined, rows: readonly PositionWithFields[]): SegmentOptions {
+  // Only positions whose stored attributes name a card are parsed for it: most carry none.
+  const carded = new Set<HistoryRow>(rows.filter((r) => r.attributesText.includes('"rfid"') || r.attributesText.includes('"driveruniqueid"')));
+  const hours = device.engineHours === "engine_hours" ? sensors.find((s) => s.type === "engine_hours") : undefined;
+  const fuel = sensors.find(isFuelLevel);
+  return {
+    minMovingSpeedKmh: Number(device.minMovingSpeed),
+    hasEngineSensor: engineSensorOf(device.detectEngine, sensors) !== undefined,
+    minStopMs: (stopsSeconds ?? 180) * 1000,
+    ...(hours ? { engineHoursAt: (row: HistoryRow) => numberAt(hours, row) } : {}),
+    ...(fuel ? { fuel: { levelAt: (row: HistoryRow) => numberAt(fuel, row), minFilling: Number(device.minFuelFillings) } } : {}),
+    driverKeyAt: (row) => (carded.has(row) ? (rfidOf(row.attributes) ?? null) : null),
+  };
+}
+
