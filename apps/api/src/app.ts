@@ -29,7 +29,7 @@ import { alertRoutes } from "./routes/alerts.js";
 import { templateRoutes } from "./routes/templates.js";
 import { commandRoutes } from "./routes/commands.js";
 import { taskRoutes } from "./routes/tasks.js";
-import { reportRoutes } from "./routes/reports.js";
+import { reportDownloadRoutes, reportRoutes } from "./routes/reports.js";
 import { historyMessageRoutes } from "./routes/history-messages.js";
 import { eventRoutes } from "./routes/events.js";
 import { historyRoutes } from "./routes/history.js";
@@ -55,6 +55,7 @@ export const apiApp: FastifyPluginAsync<ApiAppOptions> = async (root, opts) => {
   await app.register(healthRoutes);
   await app.register(loginRoutes);
   await app.register(accountRoutes);
+  await app.register(reportDownloadRoutes);
   await app.register(async (authed) => {
     authed.addHook("preValidation", authed.authenticate);
     await authed.register(userRoutes);

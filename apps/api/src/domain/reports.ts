@@ -85,7 +85,7 @@ function emailList(errors: Errors, b: AddReportBody): string | undefined {
  * pass their declarations. Fields the type does not use are not stored (their defaults
  * are). Every bad field is reported at once.
  */
-function input(b: AddReportBody): ReportInput {
+export function checkedReport(b: AddReportBody): ReportInput {
   const errors: Errors = {};
   const t = findReportType(b.type);
   if (!t) throw new InvalidInputError({ type: "The selected type is invalid." });
@@ -137,9 +137,9 @@ export async function list(db: Db, user: User, query: { page?: number; per_page?
 }
 
 export async function add(db: Db, user: User, body: AddReportBody) {
-  return { status: 1 as const, id: (await createReport(db, user.id, input(body))).id };
+  return { status: 1 as const, id: (await createReport(db, user.id, checkedReport(body))).id };
 }
 
-export const edit = (db: Db, user: User, body: EditReportBody) => found(updateReport(db, user.id, body.id, input(body)), WHAT);
+export const edit = (db: Db, user: User, body: EditReportBody) => found(updateReport(db, user.id, body.id, checkedReport(body)), WHAT);
 
 export const destroy = (db: Db, user: User, id: number) => found(destroyReport(db, user.id, id), WHAT);

@@ -21,6 +21,9 @@ const reportBody = (o: Records, overrides: Record<string, unknown> = {}) => ({
   ...overrides,
 });
 
+/** A report of the user's device for a day: general information, which every device can have. */
+const generateBody = (o: Records, overrides: Record<string, unknown> = {}) => ({ ...reportBody(o, { daily: 0, weekly: 0, email: "" }), date_from: "2026-03-10", date_to: "2026-03-10", from_time: "00:00", to_time: "23:59", ...overrides });
+
 /** Type 7 needs geofences: the body for cases about the geofence ids. */
 const geofenceBody = (o: Records, geofence: number) => reportBody(o, { type: 7, geofences: [geofence] });
 
@@ -33,6 +36,7 @@ const idCases: IdCase[] = [
   { route: "post /edit_report (devices)", call: (h, u, t, o) => post(h, u, "/edit_report", { id: o.report, ...reportBody(o, { devices: [t.device] }) }) },
   { route: "post /edit_report (geofences)", call: (h, u, t, o) => post(h, u, "/edit_report", { id: o.report, ...geofenceBody(o, t.geofence) }) },
   { route: "get /destroy_report", call: (h, u, t) => h.get("/destroy_report", { user: u, query: { report_id: t.report } }) },
+  { route: "post /generate_report (devices)", call: (h, u, t, o) => post(h, u, "/generate_report", generateBody(o, { devices: [o.device, t.device] })) },
 ];
 
 const listCases: ListCase[] = [
@@ -46,6 +50,9 @@ const valid: Record<string, (o: Records) => RequestSpec> = {
   "post /add_report": (o) => ({ body: reportBody(o) }),
   "post /edit_report": (o) => ({ body: { id: o.report, ...reportBody(o) } }),
   "get /destroy_report": (o) => ({ query: { report_id: o.report } }),
+  "post /generate_report": (o) => ({ body: generateBody(o) }),
+  // A well-formed token no file has: its own isolation is reports-generate.test.ts's.
+  "get /report_download": () => ({ query: { token: "A".repeat(43) } }),
 };
 
 /** One report on the user's device, on its geofence too when the geo group seeded one. */
@@ -60,5 +67,7 @@ export const reportsGroup: MatrixGroup = {
   privateText: (tag) => [`Report of ${tag}`],
   idCases,
   listCases,
+  // The link's token authorises it, not the caller (reports-generate.test.ts).
+  accountOnly: ["get /report_download"],
   valid,
 };

@@ -108,3 +108,25 @@ const descriptorsById: TProperties = Object.fromEntries(reportTypes.map((t) => [
 export const GetReportsTypesResponseSchema = Type.Object({ ...descriptorsById, status: StatusOk });
 
 export const AddReportResponseSchema = Type.Object({ status: StatusOk, id: Type.Integer() });
+
+const ReportDate = Type.String({ pattern: "^\\d{4}-\\d{2}-\\d{2}( \\d{2}:\\d{2}(:\\d{2})?)?$", description: "YYYY-MM-DD on the account's clock (a time after it is read as from_time / to_time)" });
+const ReportTime = Type.String({ pattern: "^\\d{2}:\\d{2}(:\\d{2})?$", description: "HH:MM or HH:MM:SS on the account's clock" });
+
+/**
+ * generate_report: the vendor's reportPost, a definition and its period. date_to is included
+ * whole unless to_time says otherwise; from_time defaults to the day's start.
+ */
+export const GenerateReportBodySchema = Type.Object({
+  ...reportFields,
+  date_from: ReportDate,
+  date_to: ReportDate,
+  from_time: Type.Optional(ReportTime),
+  to_time: Type.Optional(ReportTime),
+});
+export type GenerateReportBody = Static<typeof GenerateReportBodySchema>;
+
+/** The vendor's answer: status 3 and the link that downloads the file (to its user only: the link carries its own authorisation). */
+export const GenerateReportResponseSchema = Type.Object({
+  status: Type.Literal(3, { description: "3: the report is made, or being made; the url downloads it" }),
+  url: Type.String(),
+});

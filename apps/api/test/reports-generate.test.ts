@@ -1,0 +1,112 @@
+import { describe, expect, it } from "vitest";
+import { GenerateReportResponseSchema } from "@fleet/contracts";
+import { TrackBuilder } from "@fleet/trips/testing";
+import { describeApi, failure, invalid, ok, type ApiHarness, type TestUser } from "./fixture.js";
+
+/*
+ * generate_report and its link, over tracks written to the history store (chDB) with known
+ * answers. What each format holds is tested in packages/reports; here: the vendor's answer,
+ * the file behind the link, and who may have it.
+ */
+
+const T0 = Date.UTC(2026, 2, 10, 8, 0, 0);
+const PERIOD = { date_from: "2026-03-10", date_to: "2026-03-10" };
+
+let nextId = 5_000_000;
+/** Drive 5 min at 60 km/h, stand 10 min, drive 5 min, from 08:00 UTC. */
+const tenMinuteStop = (deviceId: number) => new TrackBuilder(T0, { deviceId, firstId: (nextId += 100_000) }).fix().drive(300).stand(600).drive(300).rows;
+
+async function generate(h: ApiHarness, user: TestUser, body: Record<string, unknown>) {
+  return ok(await h.post("/generate_report", { user, body: { title: "Fleet week", stops: 5, ...PERIOD, ...body } }), GenerateReportResponseSchema);
+}
+
+/** GET of a link as generate_report answered it (the app is mounted at /api, as in production). */
+async function download(h: ApiHarness, url: string, headers: Record<string, string> = {}) {
+  const link = new URL(url);
+  const res = await h.app.inject({ method: "GET", url: `${link.pathname}${link.search}`, headers });
+  return { status: res.statusCode, type: String(res.headers["content-type"]), disposition: String(res.headers["content-disposition"]), bytes: res.rawPayload, text: res.body };
+}
+
+describeApi("generate_report", (h) => {
+  async function fleet() {
+    const user = await h.newUser();
+    const device = await h.addDevice(user, { name: "Truck 7", min_moving_speed: 6 });
+    await h.history.insert(tenMinuteStop(device));
+    return { user, device };
+  }
+
+  describe("the answer and the file", () => {
+    it("answers status 3 and a link to an html page of the device's drives and stops, its numbers the track's", async () => {
+      const { user, device } = await fleet();
+      const answer = await generate(h, user, { type: 3, format: "html", devices: [device] });
+      expect(answer.status).toBe(3);
+      expect(answer.url).toMatch(/^http:\/\/localhost(:\d+)?\/api\/report_download\?token=[\w-]{40,}$/);
+      const file = await download(h, answer.url);
+      expect(file.status).toBe(200);
+      expect(file.type).toBe("text/html; charset=utf-8");
+      expect(file.disposition).toBe("inline; filename*=UTF-8''Fleet%20week.html");
+      expect(file.text).toContain("Truck 7");
+      expect(file.text).toContain("Fleet week");
+      // Drive 08:00:00–08:05:10 (5 km), stop 08:05:10–08:15:10, drive 08:15:10–08:20:10 (5 km).
+      for (const text of ["2026-03-10 08:05:10", "2026-03-10 08:15:10", "2026-03-10 08:20:10", "10min 0s", "5.00"]) expect(file.text).toContain(text);
+    });
+
+    it("makes a spreadsheet and portrait and landscape pdfs of general information, as files", async () => {
+      const { user, device } = await fleet();
+      const xls = await download(h, (await generate(h, user, { type: 1, format: "xls", devices: [device] })).url);
+      expect([xls.status, xls.type, xls.disposition]).toEqual([200, "application/vnd.openxmlformats-officedocument.spreadsheetml.sheet", "attachment; filename*=UTF-8''Fleet%20week.xlsx"]);
+      expect(xls.bytes.subarray(0, 2).toString("latin1")).toBe("PK");
+      for (const format of ["pdf", "pdf_land"]) {
+        const pdf = await download(h, (await generate(h, user, { type: 1, format, devices: [device] })).url);
+        expect([pdf.status, pdf.type]).toEqual([200, "application/pdf"]);
+        expect(pdf.bytes.subarray(0, 5).toString("latin1")).toBe("%PDF-");
+      }
+    });
+
+    it("reads the period on the user's clock, date_to whole unless to_time says otherwise", async () => {
+      const { user, device } = await fleet();
+      // Only the first drive's fixes (08:00–08:05) fall before 08:05.
+      const early = await download(h, (await generate(h, user, { type: 3, format: "html", devices: [device], from_time: "00:00", to_time: "08:05" })).url);
+      expect(early.text).not.toContain("08:15:10");
+      // 08:00 UTC is 10:00 at UTC+2 (timezone 65): an evening-only period holds nothing.
+      const east = await h.newUser({ timezoneId: 65 });
+      const eastDevice = await h.addDevice(east, { name: "Van" });
+      await h.history.insert(tenMinuteStop(eastDevice));
+      const evening = await download(h, (await generate(h, east, { type: 3, format: "html", devices: [eastDevice], from_time: "18:00" })).url);
+      expect(evening.text).toContain("No drives or stops in the period.");
+    });
+  });
+
+  describe("who may have it", () => {
+    it("downloads for the link alone or with the owner's hash; another user's hash or a changed token finds nothing", async () => {
+      const { user, device } = await fleet();
+      const other = await h.newUser();
+      const { url } = await generate(h, user, { type: 3, format: "html", devices: [device] });
+      expect((await download(h, url, { "user-api-hash": user.hash })).status).toBe(200);
+      const stranger = await download(h, url, { "user-api-hash": other.hash });
+      expect([stranger.status, JSON.parse(stranger.text)]).toEqual([404, { status: 0, error: "Report not found." }]);
+      expect((await download(h, `${url}&user_api_hash=${other.hash}`)).status).toBe(404);
+      const tampered = url.replace(/token=(.)/, (_, c: string) => `token=${c === "A" ? "B" : "A"}`);
+      expect((await download(h, tampered)).status).toBe(404);
+    });
+
+    it("refuses another user's device like a missing one, with nothing made", async () => {
+      const { device } = await fleet();
+      const other = await h.newUser();
+      expect(invalid(await h.post("/generate_report", { user: other, body: { title: "x", type: 3, format: "html", devices: [device], ...PERIOD } }))).toEqual({ devices: "The selected devices are invalid." });
+      expect(invalid(await h.post("/generate_report", { user: other, body: { title: "x", type: 3, format: "html", devices: [999_999_999], ...PERIOD } }))).toEqual({ devices: "The selected devices are invalid." });
+    });
+  });
+
+  describe("bad input", () => {
+    it("names the field at fault: a date that is none, a period backwards, a format the type lacks, a type not made yet", async () => {
+      const { user, device } = await fleet();
+      const body = (over: Record<string, unknown>) => ({ user, body: { title: "x", type: 3, format: "html", devices: [device], ...PERIOD, ...over } });
+      expect(invalid(await h.post("/generate_report", body({ date_from: "2026-02-30" })))).toEqual({ date_from: "The date from is not a valid date." });
+      expect(invalid(await h.post("/generate_report", body({ date_from: "2026-03-11" })))).toHaveProperty("date_to");
+      expect(invalid(await h.post("/generate_report", body({ type: 10, format: "pdf" })))).toHaveProperty("format");
+      expect(Object.keys(invalid(await h.post("/generate_report", body({ type: 5, speed_limit: 90 }))))).toEqual(["type"]);
+      expect(failure(await h.post("/generate_report", { body: { title: "x" } }), 401)).toBe("Unauthenticated.");
+    });
+  });
+});
