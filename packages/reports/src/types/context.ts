@@ -1,4 +1,5 @@
 import type { UserUnits } from "@fleet/contracts";
+import type { GeofenceShape } from "@fleet/geo";
 import type { Segmentation } from "@fleet/trips";
 
 /** How a report speaks to its user: their units and clock, and the report's own settings. */
@@ -12,12 +13,34 @@ export interface ReportContext {
   speedLimitKmh: number | null;
 }
 
+/** An event of the device in the period, as the events store keeps it. */
+export interface ReportEvent {
+  /** Epoch ms of the position it was found at. */
+  time: number;
+  /** The stored type ("overspeed", "geofence_in", "custom", ...). */
+  type: string;
+  /** In the owner's language, as get_events shows it. */
+  message: string;
+  latitude: number;
+  longitude: number;
+  speedKmh: number;
+}
+
+/** A geofence a report is about (types 7, 15, 20, 28): its name and shape. */
+export interface ReportGeofence {
+  id: number;
+  name: string;
+  shape: GeofenceShape;
+}
+
 /** What the report read about one device: who it is and its track over the period, cut into drives and stops. */
 export interface DeviceTrack {
   device: { id: number; name: string; plateNumber: string };
   track: Segmentation;
   /** The fuel sensor's unit when the device has one (fuel columns then show). */
   fuelUnit: string | null;
+  /** The device's events in the period, oldest first: read only for the types that list them. */
+  events?: readonly ReportEvent[];
 }
 
 /** The report's period and its type's name, for the document's subtitle. */
