@@ -1,43 +1,27 @@
 import { GroupStatus, type Group } from "@fleet/trips";
-import type { Cell, ReportColumn, ReportDocument, ReportTable } from "../document.js";
+import type { ReportDocument, ReportTable } from "../document.js";
+import { averageKmh, distanceColumn, fuelColumn, positionText, shownSpeed, speedColumn } from "./cells.js";
 import { subtitle, type DeviceTrack, type ReportContext, type ReportHeading } from "./context.js";
+import { fieldTable, type Field } from "./fields.js";
 import { deviceTotals } from "./general.js";
-
-const average = (km: number, ms: number) => (ms > 0 ? km / (ms / 3_600_000) : 0);
 
 /** The drives and stops of one device, a row each, in time order. */
 function groupsTable(t: DeviceTrack, ctx: ReportContext): ReportTable {
   const { units } = ctx;
-  const fuel = t.fuelUnit !== null;
-  const columns: ReportColumn[] = [
-    { title: "Status" },
-    { title: "Start" },
-    { title: "End" },
-    { title: "Duration" },
-    { title: `Distance (${units.distanceUnit})`, decimals: 2 },
-    { title: `Top speed (${units.speedUnit})`, decimals: 0 },
-    { title: `Average speed (${units.speedUnit})`, decimals: 0 },
-    { title: "Engine idle" },
-    ...(fuel ? [{ title: `Fuel consumption (${t.fuelUnit})`, decimals: 2 }] : []),
-    { title: "Position" },
+  const fields: Field<Group>[] = [
+    { column: { title: "Status" }, cell: (g) => (g.status === GroupStatus.drive ? "Drive" : "Stop") },
+    { column: { title: "Start" }, cell: (g) => ctx.time(g.startMs) },
+    { column: { title: "End" }, cell: (g) => ctx.time(g.endMs) },
+    { column: { title: "Duration" }, cell: (g) => ctx.duration(g.durationMs) },
+    { column: distanceColumn(units), cell: (g) => units.distance(g.distanceKm) },
+    { column: speedColumn("Top speed", units), cell: (g) => shownSpeed(units, g.topSpeedKmh) },
+    { column: speedColumn("Average speed", units), cell: (g) => shownSpeed(units, g.status === GroupStatus.drive ? averageKmh(g.distanceKm, g.durationMs) : 0) },
+    { column: { title: "Engine idle" }, cell: (g) => ctx.duration(g.engineIdleMs) },
+    ...(t.fuelUnit !== null ? [{ column: fuelColumn(t.fuelUnit), cell: (g: Group) => g.fuelConsumed }] : []),
+    { column: { title: "Position" }, cell: (g) => positionText(t.track.points[g.first]!) },
   ];
-  const row = (g: Group): Cell[] => {
-    const at = t.track.points[g.first]!;
-    return [
-      g.status === GroupStatus.drive ? "Drive" : "Stop",
-      ctx.time(g.startMs),
-      ctx.time(g.endMs),
-      ctx.duration(g.durationMs),
-      units.distance(g.distanceKm),
-      Math.round(units.speed(g.topSpeedKmh)),
-      Math.round(units.speed(g.status === GroupStatus.drive ? average(g.distanceKm, g.durationMs) : 0)),
-      ctx.duration(g.engineIdleMs),
-      ...(fuel ? [g.fuelConsumed] : []),
-      `${at.latitude.toFixed(6)}, ${at.longitude.toFixed(6)}`,
-    ];
-  };
-  const rows = t.track.groups.filter((g) => g.status === GroupStatus.drive || g.status === GroupStatus.stop).map(row);
-  return { columns, rows, empty: "No drives or stops in the period." };
+  const groups = t.track.groups.filter((g) => g.status === GroupStatus.drive || g.status === GroupStatus.stop);
+  return fieldTable(fields, groups, "No drives or stops in the period.");
 }
 
 /** Type 3, drives and stops: per device its totals, then its drives and stops. */
