@@ -5,18 +5,22 @@ import {
   findReportType,
   formatDateTime,
   isTruthy,
+  reportFormats,
   reportStopMinutes,
   reportTypeDescriptor,
   reportTypes,
   type AddReportBody,
+  type AddReportDataResponse,
   type EditReportBody,
   type ReportField,
   type ReportFormat,
   type ReportRecord,
 } from "@fleet/contracts";
-import { createReport, destroyReport, listUserReports, updateReport, type Db, type Report, type ReportInput, type User } from "@fleet/db";
+import { createReport, destroyReport, listUserDevices, listUserReports, updateReport, type Db, type Report, type ReportInput, type User } from "@fleet/db";
+import { deviceData } from "../lib/live-item.js";
 import { pageRequest, pageWindow, paginate } from "../lib/pagination.js";
 import { found } from "./found.js";
+import * as geofences from "./geofences.js";
 
 /*
  * Report definitions: a type from the catalogue, its format, fields and parameters, the
@@ -143,3 +147,52 @@ export async function add(db: Db, user: User, body: AddReportBody) {
 export const edit = (db: Db, user: User, body: EditReportBody) => found(updateReport(db, user.id, body.id, checkedReport(body)), WHAT);
 
 export const destroy = (db: Db, user: User, id: number) => found(destroyReport(db, user.id, id), WHAT);
+
+// ---- add_report_data ------------------------------------------------------------------------
+
+/** The formats as the vendor's form labels them. */
+const formatLabels: Record<ReportFormat, string> = { html: "HTML", xls: "XLS", pdf: "PDF", pdf_land: "PDF (Landscape)" };
+
+/** "> 5 min", "> 2 h": the vendor's label of a minimal stop. */
+const stopLabel = (minutes: number) => (minutes % 60 === 0 ? `> ${minutes / 60} h` : `> ${minutes} min`);
+
+/**
+ * The period presets a report form fills its dates from, with the vendor's ids so that its
+ * clients keep their meaning: 0 is none (the dates as entered); the vendor's 3 and 4
+ * ("Before 2 days", "Before 3 days") are not offered.
+ */
+const periodFilters = [
+  { id: 0, value: "Custom" },
+  { id: 1, value: "Today" },
+  { id: 2, value: "Yesterday" },
+  { id: 5, value: "This week" },
+  { id: 6, value: "Last week" },
+  { id: 7, value: "This month" },
+  { id: 8, value: "Last month" },
+];
+
+// The catalogue's lists, built once like get_reports_types' answer.
+const formLists = {
+  formats: reportFormats.map((f) => ({ id: f, value: formatLabels[f] })),
+  stops: reportStopMinutes.map((m) => ({ id: m, value: stopLabel(m) })),
+  filters: periodFilters,
+  types: reportTypes.map((t) => ({ id: t.type, value: t.name })),
+  logs: { sorting: { sort: "desc" as const, sort_by: "created_at" } },
+};
+
+/**
+ * add_report_data: the user's devices and geofences as records, the catalogue's lists, and
+ * the first page of the user's definitions as get_reports answers it. `url` is the
+ * request's: the page links lead to get_reports, which pages them.
+ */
+export async function addData(db: Db, user: User, url: string): Promise<AddReportDataResponse> {
+  const reportsUrl = url.replace(/\/add_report_data(?=[?#]|$)/, "/get_reports");
+  const [devices, fences, saved] = await Promise.all([listUserDevices(db, user.id), geofences.list(db, user), list(db, user, {}, reportsUrl)]);
+  return {
+    devices: devices.map((d) => deviceData(d, user)),
+    geofences: fences.items.geofences,
+    ...formLists,
+    reports: saved.items.reports,
+    status: 1,
+  };
+}

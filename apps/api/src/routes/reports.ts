@@ -19,6 +19,9 @@ export const reportRoutes: FastifyPluginAsyncTypebox = async (app) => {
   api.get("/get_reports", { summary: "The user's report definitions, a page at a time, by id; and the report types", query: contracts.GetReportsQuerySchema, response: contracts.GetReportsResponseSchema }, ({ user, query, req }) =>
     reports.list(db, user, query, req.url),
   );
+  api.get("/add_report_data", { summary: "What a report form offers: the user's devices and geofences, the formats, stops, period filters and types, and the first page of get_reports", response: contracts.AddReportDataResponseSchema }, ({ user, req }) =>
+    reports.addData(db, user, req.url),
+  );
   api.post("/add_report", { summary: "Save a report definition; fields its type does not use are ignored", body: contracts.AddReportBodySchema, response: contracts.AddReportResponseSchema }, ({ user, body }) =>
     reports.add(db, user, body),
   );

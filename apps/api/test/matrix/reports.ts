@@ -42,11 +42,13 @@ const idCases: IdCase[] = [
 const listCases: ListCase[] = [
   { route: "get /get_reports", call: (h, u) => h.get("/get_reports", { user: u }) },
   { route: "get /get_reports_types", call: (h, u) => h.get("/get_reports_types", { user: u }) },
+  { route: "get /add_report_data", call: (h, u) => h.get("/add_report_data", { user: u }) },
 ];
 
 const valid: Record<string, (o: Records) => RequestSpec> = {
   "get /get_reports_types": () => ({}),
   "get /get_reports": () => ({ query: { page: 1, per_page: 10 } }),
+  "get /add_report_data": () => ({}),
   "post /add_report": (o) => ({ body: reportBody(o) }),
   "post /edit_report": (o) => ({ body: { id: o.report, ...reportBody(o) } }),
   "get /destroy_report": (o) => ({ query: { report_id: o.report } }),

@@ -1,5 +1,7 @@
 import { Type, type Static, type TProperties } from "@sinclair/typebox";
-import { FormBoolean, StatusOk } from "./common.js";
+import { FormBoolean, IdValue, StatusOk } from "./common.js";
+import { DeviceDataSchema } from "./devices.js";
+import { GeofenceSchema } from "./geofences.js";
 import { PageQuery, Paginated } from "./pagination.js";
 import { reportFormats, reportTypeIds, reportTypes } from "./report-types.js";
 
@@ -130,3 +132,23 @@ export const GenerateReportResponseSchema = Type.Object({
   status: Type.Literal(3, { description: "3: the report is made, or being made; the url downloads it" }),
   url: Type.String(),
 });
+
+/**
+ * add_report_data: what a report form offers, as the vendor answers it. `devices` and
+ * `geofences` are the user's records (the Device record of get_devices' `device_data`, the
+ * Geofence record of get_geofences), `reports` the first page of get_reports' definitions,
+ * with page links to get_reports. `filters` are the period presets a form fills its dates
+ * from (0: none, the dates as entered).
+ */
+export const AddReportDataResponseSchema = Type.Object({
+  devices: Type.Array(DeviceDataSchema),
+  geofences: Type.Array(GeofenceSchema),
+  formats: Type.Array(IdValue(ReportFormatSchema)),
+  stops: Type.Array(IdValue(Type.Integer({ description: "minutes" }))),
+  filters: Type.Array(IdValue(Type.Integer())),
+  types: Type.Array(IdValue(Type.Integer({ description: "a type id of get_reports_types" }))),
+  reports: Paginated(ReportSchema),
+  logs: Type.Object({ sorting: Type.Object({ sort: Type.Union([Type.Literal("asc"), Type.Literal("desc")]), sort_by: Type.String() }) }),
+  status: StatusOk,
+});
+export type AddReportDataResponse = Static<typeof AddReportDataResponseSchema>;

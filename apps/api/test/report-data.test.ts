@@ -1,0 +1,207 @@
+/*
+ * add_report_data: what a report form offers. The answer is checked against our contract
+ * and against the vendor Swagger's response schema for the path (read from
+ * /work/shared/reference, by a small checker of the Swagger 2.0 keywords that schema uses).
+ */
+import { readFileSync } from "node:fs";
+import { expect, it } from "vitest";
+import {
+  AddReportDataResponseSchema,
+  AddReportResponseSchema,
+  GeoCreatedSchema,
+  GetDevicesResponseSchema,
+  GetGeofencesResponseSchema,
+  GetReportsResponseSchema,
+  reportTypes,
+} from "@fleet/contracts";
+import { describeApi, ok, type ApiHarness, type TestUser } from "./fixture.js";
+
+// ---- the vendor's Swagger ----------------------------------------------------------------
+
+const SWAGGER_PATH = "/work/shared/reference/gpswox-swagger.json";
+
+type JsonSchema = { [keyword: string]: unknown };
+interface Swagger {
+  paths: Record<string, Record<string, { responses: Record<string, { schema?: JsonSchema }> }>>;
+  definitions: Record<string, JsonSchema>;
+}
+
+const swagger = JSON.parse(readFileSync(SWAGGER_PATH, "utf8")) as Swagger;
+
+/*
+ * The one reading of the Swagger that is not literal. Its device definition is typed from a
+ * single example, so the pivot's optional ids carry that example's type: group_id and
+ * timezone_id "null", current_driver_id "string". They are ids or null (no group, no
+ * driver, the user's timezone), which is how the Device record of get_devices and
+ * get_history answers them; here they are read as "string or null".
+ */
+const devicePivot = (swagger.definitions.device!.properties as Record<string, { properties: Record<string, JsonSchema> }>).pivot!.properties;
+for (const id of ["group_id", "current_driver_id", "timezone_id"]) devicePivot[id] = { type: ["string", "null"] };
+
+/** Keywords that say nothing about what is valid. */
+const NOTES = new Set(["title", "description", "example", "examples"]);
+const CHECKED = new Set(["$ref", "type", "properties", "items", "allOf", "enum", "required"]);
+
+function typeOf(v: unknown): string[] {
+  if (v === null) return ["null"];
+  if (Array.isArray(v)) return ["array"];
+  if (typeof v === "number") return Number.isInteger(v) ? ["integer", "number"] : ["number"];
+  return [typeof v];
+}
+
+/**
+ * Where `value` breaks `schema` (a Swagger 2.0 schema whose `$ref`s name `definitions`), as
+ * `path: message` lines; none when it is valid. A keyword the checker does not know fails
+ * loudly rather than passing unchecked.
+ */
+function swaggerErrors(schema: JsonSchema, value: unknown, path = ""): string[] {
+  const at = path || "/";
+  for (const k of Object.keys(schema)) {
+    if (!CHECKED.has(k) && !NOTES.has(k) && !k.startsWith("x-")) throw new Error(`${at}: the checker does not know the keyword ${k}`);
+  }
+  if (typeof schema.$ref === "string") {
+    const name = /^#\/definitions\/(.+)$/.exec(schema.$ref)?.[1];
+    const target = name === undefined ? undefined : swagger.definitions[name];
+    if (!target) throw new Error(`${at}: unknown $ref ${schema.$ref}`);
+    return swaggerErrors(target, value, path);
+  }
+  const errors: string[] = [];
+  for (const part of (schema.allOf as JsonSchema[] | undefined) ?? []) errors.push(...swaggerErrors(part, value, path));
+  if (schema.type !== undefined) {
+    const allowed = ([] as string[]).concat(schema.type as string | string[]);
+    if (!typeOf(value).some((t) => allowed.includes(t))) return [...errors, `${at}: ${JSON.stringify(value)?.slice(0, 80)} is not ${allowed.join(" or ")}`];
+  }
+  if (Array.isArray(schema.enum) && !schema.enum.includes(value)) errors.push(`${at}: ${JSON.stringify(value)} is not one of ${JSON.stringify(schema.enum)}`);
+  if (value !== null && typeof value === "object" && !Array.isArray(value)) {
+    const record = value as Record<string, unknown>;
+    for (const name of (schema.required as string[] | undefined) ?? []) if (!(name in record)) errors.push(`${at}: ${name} is missing`);
+    for (const [name, sub] of Object.entries((schema.properties as Record<string, JsonSchema> | undefined) ?? {})) {
+      if (name in record) errors.push(...swaggerErrors(sub, record[name], `${path}/${name}`));
+    }
+  }
+  if (Array.isArray(value) && schema.items) value.forEach((item, i) => errors.push(...swaggerErrors(schema.items as JsonSchema, item, `${path}/${i}`)));
+  return errors;
+}
+
+/** Where `body` breaks the vendor Swagger's 200 answer of `GET path`. */
+function vendorErrors(path: string, body: unknown): string[] {
+  const schema = swagger.paths[path]?.get?.responses["200"]?.schema;
+  expect(schema, `the Swagger's 200 schema of GET ${path}`).toBeDefined();
+  return swaggerErrors(schema!, body);
+}
+
+// ---- the form data ---------------------------------------------------------------------
+
+const SQUARE = [
+  { lat: 54.1, lng: 25.1 },
+  { lat: 54.2, lng: 25.1 },
+  { lat: 54.2, lng: 25.2 },
+  { lat: 54.1, lng: 25.2 },
+  { lat: 54.1, lng: 25.1 },
+];
+
+async function addGeofences(h: ApiHarness, user: TestUser, tag: string): Promise<number[]> {
+  const polygon = { name: `Depot ${tag}`, polygon_color: "#ff0000", type: "polygon", polygon: SQUARE };
+  const circle = { name: `Yard ${tag}`, polygon_color: "#00ff00", type: "circle", center: { lat: 54.7, lng: 25.3 }, radius: 250 };
+  const ids: number[] = [];
+  for (const body of [polygon, circle]) ids.push(ok(await h.post("/add_geofence", { user, body }), GeoCreatedSchema).id);
+  return ids;
+}
+
+async function addReport(h: ApiHarness, user: TestUser, title: string, devices: number[]): Promise<number> {
+  return ok(await h.post("/add_report", { user, body: { title, type: 1, format: "pdf", devices, stops: 10 } }), AddReportResponseSchema).id;
+}
+
+const formData = async (h: ApiHarness, user: TestUser) => ok(await h.get("/add_report_data", { user }), AddReportDataResponseSchema);
+
+describeApi("add_report_data", (h) => {
+  it("lists the user's devices as get_devices' device records and the user's geofences as get_geofences', never another user's", async () => {
+    const user = await h.newUser();
+    const other = await h.newUser();
+    const devices = [await h.addDevice(user, { name: "Van of mine" }), await h.addDevice(user, { name: "Truck of mine" })];
+    const geofences = await addGeofences(h, user, "mine");
+    await h.addDevice(other, { name: "Van of theirs" });
+    await addGeofences(h, other, "theirs");
+    await addReport(h, other, "Report of theirs", [await h.addDevice(other)]);
+
+    const res = await h.get("/add_report_data", { user });
+    const body = ok(res, AddReportDataResponseSchema);
+    expect(body.devices.map((d) => d.id)).toEqual(devices.map(String));
+    expect(body.devices.map((d) => d.name)).toEqual(["Van of mine", "Truck of mine"]);
+    const listed = ok(await h.get("/get_devices", { user }), GetDevicesResponseSchema).flatMap((g) => g.items.map((i) => i.device_data));
+    expect(body.devices).toEqual(listed.sort((a, b) => Number(a.id) - Number(b.id)));
+    expect(body.geofences.map((g) => g.id)).toEqual(geofences);
+    expect(body.geofences).toEqual(ok(await h.get("/get_geofences", { user }), GetGeofencesResponseSchema).items.geofences);
+    for (const text of ["of theirs", "Depot theirs", "Yard theirs", other.email]) expect(res.text).not.toContain(text);
+  });
+
+  it("offers the formats, the minimal stops, the period filters and every report type of the catalogue", async () => {
+    const body = await formData(h, await h.newUser());
+    expect(body.formats).toEqual([
+      { id: "html", value: "HTML" },
+      { id: "xls", value: "XLS" },
+      { id: "pdf", value: "PDF" },
+      { id: "pdf_land", value: "PDF (Landscape)" },
+    ]);
+    expect(body.stops).toEqual([
+      { id: 1, value: "> 1 min" },
+      { id: 2, value: "> 2 min" },
+      { id: 5, value: "> 5 min" },
+      { id: 10, value: "> 10 min" },
+      { id: 20, value: "> 20 min" },
+      { id: 30, value: "> 30 min" },
+      { id: 60, value: "> 1 h" },
+      { id: 120, value: "> 2 h" },
+      { id: 300, value: "> 5 h" },
+    ]);
+    // The vendor's ids: its 3 and 4 ("Before 2 days", "Before 3 days") are not offered.
+    expect(body.filters).toEqual([
+      { id: 0, value: "Custom" },
+      { id: 1, value: "Today" },
+      { id: 2, value: "Yesterday" },
+      { id: 5, value: "This week" },
+      { id: 6, value: "Last week" },
+      { id: 7, value: "This month" },
+      { id: 8, value: "Last month" },
+    ]);
+    expect(body.types).toEqual(reportTypes.map((t) => ({ id: t.type, value: t.name })));
+    expect(body.types).toContainEqual({ id: 28, value: "Geofence in/out (Shift)" });
+    expect(body.logs).toEqual({ sorting: { sort: "desc", sort_by: "created_at" } });
+    expect(body.status).toBe(1);
+  });
+
+  it("shows the first page of the user's saved reports as get_reports does, its links leading to get_reports", async () => {
+    const user = await h.newUser();
+    const device = await h.addDevice(user);
+    const ids: number[] = [];
+    for (let i = 1; i <= 11; i++) ids.push(await addReport(h, user, `Report ${i} of mine`, [device]));
+
+    const { reports } = await formData(h, user);
+    const page = ok(await h.get("/get_reports", { user }), GetReportsResponseSchema).items.reports;
+    expect(reports.data).toEqual(page.data);
+    expect(reports.data.map((r) => r.id)).toEqual(ids.slice(0, 10));
+    expect(reports.data[0]).toMatchObject({ title: "Report 1 of mine", type: 1, format: "pdf", stops: 10, devices: [device] });
+    expect({ ...reports, data: [] }).toMatchObject({ total: 11, per_page: 10, current_page: 1, last_page: 2, from: 1, to: 10, prev_page_url: null, url: "/api/get_reports" });
+    expect(reports.next_page_url).toMatch(/^\/api\/get_reports\?/);
+    const next = ok(await h.inject({ method: "GET", url: reports.next_page_url! }), GetReportsResponseSchema).items.reports;
+    expect(next.data.map((r) => r.id)).toEqual(ids.slice(10));
+  });
+
+  it("answers as the vendor's Swagger says", async () => {
+    const user = await h.newUser();
+    const devices = [await h.addDevice(user), await h.addDevice(user)];
+    await addGeofences(h, user, "swagger");
+    await addReport(h, user, "Weekly", devices);
+    expect(vendorErrors("/add_report_data", (await h.get("/add_report_data", { user })).body)).toEqual([]);
+  });
+
+  it("answers a user with no records with empty lists", async () => {
+    const body = await formData(h, await h.newUser());
+    expect(body.devices).toEqual([]);
+    expect(body.geofences).toEqual([]);
+    expect(body.reports).toMatchObject({ total: 0, current_page: 1, last_page: 1, from: null, to: null, data: [] });
+    // An empty page has no first and last record: null, as Laravel's paginator and get_reports
+    // answer it, where the Swagger's pagination types them integer from its example.
+    expect(vendorErrors("/add_report_data", body)).toEqual(["/reports/from: null is not integer", "/reports/to: null is not integer"]);
+  });
+});
