@@ -1,17 +1,24 @@
 import type { Segmentation } from "@fleet/trips";
+import { runsWhere, type Run } from "./runs.js";
 
 /**
- * How many times the track went above the limit: each rise from the limit or below to above
- * it counts once, however long the device stayed above (as the overspeed alert counts).
+ * The track's overspeeds: each maximal run of consecutive points above the limit, however
+ * long the device stayed above (as the overspeed alert counts a rise once). A track that
+ * starts above the limit starts with one.
  */
+export function overspeedRuns(track: Segmentation, limitKmh: number): Run[] {
+  return runsWhere(track.points.length, (i) => track.points[i]!.speedKmh > limitKmh);
+}
+
+/**
+ * The track's underspeeds: each maximal run of consecutive moving points below the limit. A
+ * standing point ends one, so waiting at a light or parking is never driving too slowly.
+ */
+export function underspeedRuns(track: Segmentation, limitKmh: number): Run[] {
+  return runsWhere(track.points.length, (i) => track.moving[i]! && track.points[i]!.speedKmh < limitKmh);
+}
+
+/** How many times the track went above the limit; none without a limit. */
 export function overspeedCount(track: Segmentation, limitKmh: number | null): number {
-  if (limitKmh === null) return 0;
-  let count = 0;
-  let over = false;
-  for (const p of track.points) {
-    const now = p.speedKmh > limitKmh;
-    if (now && !over) count++;
-    over = now;
-  }
-  return count;
+  return limitKmh === null ? 0 : overspeedRuns(track, limitKmh).length;
 }

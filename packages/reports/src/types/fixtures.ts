@@ -1,0 +1,46 @@
+/*
+ * Tracks and settings with known answers, for the report types' tests only: vehicles heading
+ * due north from 54°N 25°E (TrackBuilder), a fix every 10 s from 08:00 UTC, times in UTC and
+ * durations in seconds so that an expected cell reads as plainly as the track is built.
+ */
+import { userUnits, type HistoryRow } from "@fleet/contracts";
+import { segmentTrack } from "@fleet/trips";
+import { TrackBuilder } from "@fleet/trips/testing";
+import type { Cell } from "../document.js";
+import type { DeviceTrack, ReportContext, ReportEvent, ReportHeading } from "./context.js";
+
+export const T0 = Date.UTC(2026, 0, 5, 8);
+
+export const KM = userUnits({ unitOfDistance: "km", unitOfAltitude: "mt" });
+export const MI = userUnits({ unitOfDistance: "mi", unitOfAltitude: "ft" });
+
+const utc = (ms: number) => new Date(ms).toISOString().slice(0, 19).replace("T", " ");
+const seconds = (ms: number) => `${ms / 1000}s`;
+
+export const ctx = (over: Partial<ReportContext> = {}): ReportContext => ({ units: KM, time: utc, duration: seconds, speedLimitKmh: null, ...over });
+export const heading = (typeName: string): ReportHeading => ({ title: "Weekly", typeName, fromMs: T0, toMs: T0 + 86_400_000 });
+
+/** The fuel level each fix carries (`withFuel`), read back as the device's fuel sensor. */
+const fuelAt = (row: HistoryRow) => (typeof row.attributes["fuel"] === "number" ? row.attributes["fuel"] : null);
+
+/** A device's track cut as the reports cut it: moving above 6 km/h, stops of 5 minutes or more; fuel in litres when its fixes carry a level. */
+export function deviceTrack(id: number, name: string, rows: HistoryRow[], extra: { fuel?: boolean; events?: ReportEvent[] } = {}): DeviceTrack {
+  const fuel = extra.fuel ? { levelAt: fuelAt, minFilling: 5 } : undefined;
+  return {
+    device: { id, name, plateNumber: "" },
+    track: segmentTrack(rows, { minMovingSpeedKmh: 6, hasEngineSensor: false, minStopMs: 300_000, ...(fuel ? { fuel } : {}) }),
+    fuelUnit: extra.fuel ? "l" : null,
+    ...(extra.events ? { events: extra.events } : {}),
+  };
+}
+
+/** A tank going down 0.1 l a fix: a group's consumption is a tenth of its steps. */
+export const withFuel = (rows: HistoryRow[]): HistoryRow[] => rows.map((r, i) => ({ ...r, attributes: { ...r.attributes, fuel: 100 - i * 0.1 } }));
+
+/** 10 km at 60 km/h (08:00:00–08:10:10), 10 minutes standing, 10 km at 120 km/h (08:20:10–08:25:10). */
+export const truckRows = (start = T0) => new TrackBuilder(start).fix().drive(600).stand(600).drive(300, 120).rows;
+export const truck = () => deviceTrack(1, "Truck 1", truckRows());
+export const emptyTrack = () => deviceTrack(2, "Van 2", []);
+
+/** Numbers to 3 decimals, so sums of floats compare with what a person works out. */
+export const rounded = (cells: readonly Cell[] | undefined) => cells?.map((c) => (typeof c === "number" ? Math.round(c * 1000) / 1000 : c));
