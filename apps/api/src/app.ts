@@ -8,6 +8,7 @@ import inputRules from "./plugins/app/input-rules.js";
 import authLimits from "./plugins/app/auth-limits.js";
 import rateLimitStore from "./plugins/external/rate-limit.js";
 import requestLog from "./plugins/app/request-log.js";
+import reportScheduler from "./plugins/app/report-scheduler.js";
 import services, { type ServicesOptions } from "./plugins/app/services.js";
 import { loginRoutes, userRoutes } from "./routes/auth.js";
 import { healthRoutes } from "./routes/health.js";
@@ -51,6 +52,7 @@ export const apiApp: FastifyPluginAsync<ApiAppOptions> = async (root, opts) => {
   await app.register(auth);
   await app.register(inputRules);
   await app.register(authLimits, { limits: opts.settings.authLimits });
+  await app.register(reportScheduler);
 
   await app.register(healthRoutes);
   await app.register(loginRoutes);

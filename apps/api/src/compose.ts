@@ -27,7 +27,7 @@ export interface ApiStores {
 export function apiAppOptions(
   config: Pick<
     ApiEnv,
-    "OFFLINE_AFTER_MINUTES" | "OUTBOUND_ALLOW_PRIVATE" | "SMS_GATEWAY_ALLOW_PRIVATE" | "LIVE_CACHE_DEVICES" | "REDIS_URL" | "AUTH_LIMIT_PER_ADDRESS" | "AUTH_LIMIT_PER_EMAIL" | "FLEET_ALLOW_REGISTRATION" | "PUBLIC_URL" | "HOST" | "PORT"
+    "OFFLINE_AFTER_MINUTES" | "OUTBOUND_ALLOW_PRIVATE" | "SMS_GATEWAY_ALLOW_PRIVATE" | "LIVE_CACHE_DEVICES" | "REDIS_URL" | "AUTH_LIMIT_PER_ADDRESS" | "AUTH_LIMIT_PER_EMAIL" | "FLEET_ALLOW_REGISTRATION" | "PUBLIC_URL" | "HOST" | "PORT" | "REPORTS_SCHEDULE_EVERY_SECONDS"
   >,
   stores: ApiStores,
 ): ApiAppOptions & { prefix: string } {
@@ -50,6 +50,7 @@ export function apiAppOptions(
       authLimits: { perAddressPerMinute: config.AUTH_LIMIT_PER_ADDRESS, perEmailPerQuarterHour: config.AUTH_LIMIT_PER_EMAIL },
       allowRegistration: config.FLEET_ALLOW_REGISTRATION,
       publicUrl: config.PUBLIC_URL ?? localUrl(config.HOST, config.PORT),
+      reportScheduleEveryMs: config.REPORTS_SCHEDULE_EVERY_SECONDS * 1000,
     },
   };
 }

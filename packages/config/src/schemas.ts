@@ -114,6 +114,8 @@ export const ApiEnvSchema = Type.Composite([
     AUTH_LIMIT_PER_ADDRESS: Type.Integer({ minimum: 1, maximum: 100_000, default: 30 }),
     /** Sign-in attempts naming one email per 15 minutes, from any address. */
     AUTH_LIMIT_PER_EMAIL: Type.Integer({ minimum: 1, maximum: 100_000, default: 10 }),
+    /** How often scheduled (daily, weekly) reports are looked for and mailed; 0 turns this instance's scheduler off. */
+    REPORTS_SCHEDULE_EVERY_SECONDS: Type.Integer({ minimum: 0, maximum: 86_400, default: 60 }),
   }),
   OutboundEnvSchema,
 ]);

@@ -32,3 +32,4 @@ export * from "./queries/events.js";
 export * from "./queries/rules.js";
 export * from "./queries/notifications.js";
 export * from "./queries/report-files.js";
+export * from "./queries/report-jobs.js";

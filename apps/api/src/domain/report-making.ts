@@ -53,7 +53,7 @@ async function geofencesOf(db: Db, userId: number, ids: readonly number[]): Prom
 }
 
 /** The report's file: its devices' tracks over the period (one device at a time: a month of a fleet's positions does not fit in memory at once), laid out by its type, rendered in `format`. */
-export async function makeReport(deps: ReportMakingDeps, user: User, definition: ReportInput, devices: readonly LiveRecord[], range: HistoryRange, format: ReportFormat): Promise<RenderedReport> {
+export async function makeReport(deps: ReportMakingDeps, user: User, definition: Pick<ReportInput, "title" | "type" | "stops" | "speedLimit" | "geofences">, devices: readonly LiveRecord[], range: HistoryRange, format: ReportFormat): Promise<RenderedReport> {
   const type = findReportType(definition.type)!;
   const spec = TYPES[type.type];
   if (!spec) throw new Error(`report type ${type.type} cannot be made`);

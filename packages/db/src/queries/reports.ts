@@ -72,6 +72,12 @@ export async function listUserReports(db: Queryable, userId: number, page: Page)
   return { total, reports: await withCurrentLinks(db, userId, rows) };
 }
 
+/** The user's report, its lists holding only the devices and geofences the user still has; undefined when missing or another user's. */
+export async function findUserReport(db: Queryable, userId: number, reportId: number): Promise<Report | undefined> {
+  const row = await owned.find(db, userId, reportId);
+  return row ? (await withCurrentLinks(db, userId, [row]))[0] : undefined;
+}
+
 /**
  * `input` with its id lists deduplicated (first occurrence kept).
  * @throws RefusedError `{devices: unknown}`, else `{geofences: unknown}`, for an id that is not the user's.

@@ -15,3 +15,4 @@ export * from "./password-resets.js";
 export * from "./events.js";
 export * from "./notifications.js";
 export * from "./report-files.js";
+export * from "./report-jobs.js";

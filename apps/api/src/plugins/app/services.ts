@@ -29,6 +29,8 @@ export interface ApiSettings {
   allowRegistration?: boolean;
   /** The server as its users reach it, for links in mail. Default http://127.0.0.1:8080. */
   publicUrl?: string;
+  /** How often scheduled reports are looked for and mailed (REPORTS_SCHEDULE_EVERY_SECONDS); off when absent or 0. */
+  reportScheduleEveryMs?: number;
 }
 
 export interface Services {
