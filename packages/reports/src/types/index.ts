@@ -5,3 +5,6 @@ export { drivesAndStops } from "./drives-stops.js";
 export { travelSheet } from "./travel-sheet.js";
 export { overspeeds, underspeeds } from "./speeds.js";
 export { overspeedCount } from "./overspeeds.js";
+export { geofenceInOut } from "./geofences.js";
+export { deviceEvents, eventTypeName } from "./events.js";
+export { objectHistory } from "./history.js";
