@@ -1,0 +1,62 @@
+import { GeofenceIndex } from "@fleet/geo";
+import type { ReportDocument, ReportSection } from "../document.js";
+import { distanceColumn } from "./cells.js";
+import { subtitle, type DeviceTrack, type ReportContext, type ReportGeofence, type ReportHeading } from "./context.js";
+import { fieldTable, sumOf, type Field } from "./fields.js";
+import { runsWhere } from "./runs.js";
+
+/**
+ * One stay in a geofence: a maximal run of consecutive points inside it. It is entered at its
+ * first point inside and left at the first point outside after it, when the geofence_out
+ * event would fire; the time between counts as inside, since until then nothing showed the
+ * device had gone. A visit still going at the end of the period has no leaving time and lasts
+ * to its last point, the last the data shows. Its distance is that of the steps between its
+ * points, both ends inside; the leaving step is partly outside by how much no fix tells.
+ */
+export interface GeofenceVisit {
+  geofence: ReportGeofence;
+  enteredMs: number;
+  leftMs: number | null;
+  durationMs: number;
+  distanceKm: number;
+}
+
+/** Every visit of the track to each geofence, by entry time (geofences in the given order when entered at once). */
+export function geofenceVisits(t: DeviceTrack, geofences: readonly ReportGeofence[], index: GeofenceIndex): GeofenceVisit[] {
+  const { points, stepKm } = t.track;
+  const inside = points.map((p) => new Set(index.containing({ lat: p.latitude, lng: p.longitude })));
+  const visits = geofences.flatMap((geofence) =>
+    runsWhere(points.length, (i) => inside[i]!.has(geofence.id)).map(({ first, last }): GeofenceVisit => {
+      const enteredMs = points[first]!.fixTime;
+      const leftMs = points[last + 1]?.fixTime ?? null;
+      return { geofence, enteredMs, leftMs, durationMs: (leftMs ?? points[last]!.fixTime) - enteredMs, distanceKm: sumOf(stepKm.slice(first + 1, last + 1), (km) => km) };
+    }),
+  );
+  return visits.sort((a, b) => a.enteredMs - b.enteredMs);
+}
+
+function section(t: DeviceTrack, ctx: ReportContext, geofences: readonly ReportGeofence[], index: GeofenceIndex): ReportSection {
+  const { units } = ctx;
+  const visits = geofenceVisits(t, geofences, index);
+  const fields: Field<GeofenceVisit>[] = [
+    { column: { title: "Geofence" }, cell: (v) => v.geofence.name },
+    { column: { title: "Entered" }, cell: (v) => ctx.time(v.enteredMs) },
+    { column: { title: "Left" }, cell: (v) => (v.leftMs === null ? null : ctx.time(v.leftMs)) },
+    { column: { title: "Duration" }, cell: (v) => ctx.duration(v.durationMs) },
+    { column: distanceColumn(units), cell: (v) => units.distance(v.distanceKm) },
+  ];
+  const summary = geofences.flatMap((g) => {
+    const mine = visits.filter((v) => v.geofence === g);
+    return [[`Visits to ${g.name}`, mine.length] as const, [`Time in ${g.name}`, ctx.duration(sumOf(mine, (v) => v.durationMs))] as const];
+  });
+  return { heading: t.device.name, summary, tables: [fieldTable(fields, visits, "No geofence visits in the period.")] };
+}
+
+/** Type 7, geofence in/out: per device its visits to the report's geofences, and the visits and time in each. */
+export function geofenceInOut(heading: ReportHeading, tracks: readonly DeviceTrack[], ctx: ReportContext, geofences: readonly ReportGeofence[]): ReportDocument {
+  // One id, one geofence: a list naming one twice would otherwise count its visits twice.
+  const unique = [...new Map(geofences.map((g) => [g.id, g])).values()];
+  // One index for all the devices: the geofences are the same for each.
+  const index = new GeofenceIndex(unique);
+  return { title: heading.title, subtitle: subtitle(heading, ctx), sections: tracks.map((t) => section(t, ctx, unique, index)) };
+}
