@@ -1,24 +1,9 @@
 import { describe, expect, it } from "vitest";
-import { userUnits } from "@fleet/contracts";
-import { segmentTrack } from "@fleet/trips";
-import { TrackBuilder } from "@fleet/trips/testing";
-import type { DeviceTrack, ReportContext } from "./context.js";
 import { drivesAndStops } from "./drives-stops.js";
+import { ctx, emptyTrack as empty, heading as headed, MI, truck } from "./fixtures.js";
 import { generalInformation } from "./general.js";
 
-const T0 = Date.UTC(2026, 0, 5, 8);
-const utc = (ms: number) => new Date(ms).toISOString().slice(0, 19).replace("T", " ");
-const seconds = (ms: number) => `${ms / 1000}s`;
-
-/** 10 km north at 60 km/h, 10 minutes standing with the engine on, 10 km at 120 km/h: a fix every 10 s from 08:00 UTC. */
-function truck(): DeviceTrack {
-  const rows = new TrackBuilder(T0).fix().drive(600).stand(600).drive(300, 120).rows;
-  return { device: { id: 1, name: "Truck 1", plateNumber: "ABC 123" }, track: segmentTrack(rows, { minMovingSpeedKmh: 6, hasEngineSensor: false, minStopMs: 300_000 }), fuelUnit: null };
-}
-const empty = (): DeviceTrack => ({ device: { id: 2, name: "Van 2", plateNumber: "" }, track: segmentTrack([], { minMovingSpeedKmh: 6, hasEngineSensor: false }), fuelUnit: null });
-
-const ctx = (over: Partial<ReportContext> = {}): ReportContext => ({ units: userUnits({ unitOfDistance: "km", unitOfAltitude: "mt" }), time: utc, duration: seconds, speedLimitKmh: null, ...over });
-const heading = { title: "Weekly", typeName: "General information", fromMs: T0, toMs: T0 + 86_400_000 };
+const heading = headed("General information");
 
 describe("general information (type 1)", () => {
   it("lists each device's totals from the track: times, distance, durations, speeds, stops, overspeeds", () => {
@@ -46,7 +31,7 @@ describe("general information (type 1)", () => {
   });
 
   it("speaks the user's units, and counts no overspeed without a limit", () => {
-    const doc = generalInformation(heading, [truck()], ctx({ units: userUnits({ unitOfDistance: "mi", unitOfAltitude: "ft" }) }));
+    const doc = generalInformation(heading, [truck()], ctx({ units: MI }));
     const summary = new Map(doc.sections[0]!.summary!);
     expect(summary.get("Route length (mi)")).toBeCloseTo(12.427, 3);
     expect(summary.get("Top speed (mph)")).toBe(75);
