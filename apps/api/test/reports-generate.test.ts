@@ -1,5 +1,6 @@
 import { describe, expect, it } from "vitest";
-import { GenerateReportResponseSchema } from "@fleet/contracts";
+import { GenerateReportResponseSchema, GeoCreatedSchema } from "@fleet/contracts";
+import { recordEvents } from "@fleet/db";
 import { TrackBuilder } from "@fleet/trips/testing";
 import { describeApi, failure, invalid, ok, type ApiHarness, type TestUser } from "./fixture.js";
 
@@ -77,6 +78,44 @@ describeApi("generate_report", (h) => {
     });
   });
 
+  describe("every type made so far, from the same track", () => {
+    /** The html of a report of the fleet's one device, its text without tags. */
+    async function page(user: TestUser, body: Record<string, unknown>) {
+      const file = await download(h, (await generate(h, user, { format: "html", ...body })).url);
+      expect(file.status, file.text.slice(0, 300)).toBe(200);
+      return file.text.replace(/<[^>]+>/g, " ").replace(/\s+/g, " ");
+    }
+
+    it("lays out merged general information, the travel sheet, over- and underspeeds and object history", async () => {
+      const { user, device } = await fleet();
+      // Driving at 60 km/h, five minutes each way: one drive and then another, each above 50 and below 70.
+      expect(await page(user, { type: 2, devices: [device] })).toContain("Truck 7");
+      expect(await page(user, { type: 16, devices: [device] })).toContain("Truck 7");
+      const travel = await page(user, { type: 4, devices: [device] });
+      for (const text of ["2026-03-10 08:00:00", "2026-03-10 08:05:10", "2026-03-10 08:15:10", "2026-03-10 08:20:10"]) expect(travel).toContain(text);
+      const over = await page(user, { type: 5, devices: [device], speed_limit: 50 });
+      // Each run of fixes above the limit, from its first fix above to its last.
+      expect(over).toContain("2026-03-10 08:00:00 2026-03-10 08:05:00 5min 0s 60");
+      expect(over).toContain("2026-03-10 08:15:20 2026-03-10 08:20:10 4min 50s 60");
+      const under = await page(user, { type: 6, devices: [device], speed_limit: 70 });
+      expect(under).toContain("2026-03-10 08:00:00");
+      const history = await page(user, { type: 25, devices: [device] });
+      // A fix every 10 s for 20 minutes and 10 s: 122 rows, the last at 08:20:10.
+      expect(history.match(/2026-03-10 08:\d\d:\d\d/g)!.length).toBeGreaterThanOrEqual(122);
+    });
+
+    it("lists the device's events (type 8) and its visits to the report's geofences (type 7)", async () => {
+      const { user, device } = await fleet();
+      await recordEvents(h.db, [{ userId: user.id, deviceId: device, type: "sos", message: "SOS pressed on the road", time: new Date(T0 + 60_000), latitude: 54, longitude: 25, dedupeKey: `sos-${device}` }]);
+      expect(await page(user, { type: 8, devices: [device] })).toContain("SOS pressed on the road");
+      // A circle around the track's start (54°N 25°E): the first fixes are in it.
+      const depot = ok(await h.post("/add_geofence", { user, body: { name: "Depot gate", polygon_color: "#ff0000", type: "circle", center: { lat: 54, lng: 25 }, radius: 300 } }), GeoCreatedSchema).id;
+      const visits = await page(user, { type: 7, devices: [device], geofences: [depot] });
+      expect(visits).toContain("Depot gate");
+      expect(visits).toContain("2026-03-10 08:00:00");
+    });
+  });
+
   describe("who may have it", () => {
     it("downloads for the link alone or with the owner's hash; another user's hash or a changed token finds nothing", async () => {
       const { user, device } = await fleet();
@@ -105,7 +144,7 @@ describeApi("generate_report", (h) => {
       expect(invalid(await h.post("/generate_report", body({ date_from: "2026-02-30" })))).toEqual({ date_from: "The date from is not a valid date." });
       expect(invalid(await h.post("/generate_report", body({ date_from: "2026-03-11" })))).toHaveProperty("date_to");
       expect(invalid(await h.post("/generate_report", body({ type: 10, format: "pdf" })))).toHaveProperty("format");
-      expect(Object.keys(invalid(await h.post("/generate_report", body({ type: 5, speed_limit: 90 }))))).toEqual(["type"]);
+      expect(Object.keys(invalid(await h.post("/generate_report", body({ type: 10 }))))).toEqual(["type"]);
       expect(failure(await h.post("/generate_report", { body: { title: "x" } }), 401)).toBe("Unauthenticated.");
     });
   });

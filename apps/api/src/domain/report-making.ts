@@ -1,7 +1,19 @@
 import { KM_PER_MILE, findReportType, userClock, userUnits, type HistoryRange, type ReportFormat } from "@fleet/contracts";
 import { listUserDeviceEvents, listUserGeofences, type Db, type ReportInput, type User } from "@fleet/db";
 import type { HistoryStore } from "@fleet/history";
-import { drivesAndStops, generalInformation, renderReport, type DeviceTrack, type RenderedReport, type ReportContext, type ReportDocument, type ReportGeofence, type ReportHeading } from "@fleet/reports";
+import {
+  deviceEvents,
+  drivesAndStops,
+  generalInformation,
+  generalInformationMerged,
+  generalInformationMergedCustom,
+  geofenceInOut,
+  objectHistory,
+  overspeeds,
+  renderReport,
+  travelSheet,
+  underspeeds,
+  type DeviceTrack, type RenderedReport, type ReportContext, type ReportDocument, type ReportGeofence, type ReportHeading } from "@fleet/reports";
 import { segmentTrack } from "@fleet/trips";
 import { formatDuration } from "../lib/live-item.js";
 import type { LiveRecord } from "../lib/live-records.js";
@@ -30,7 +42,15 @@ interface TypeSpec {
 /** The types that can be made so far (docs/decisions.md, "Reports that run"). */
 const TYPES: Partial<Record<number, TypeSpec>> = {
   1: { build: generalInformation },
+  2: { build: generalInformationMerged },
   3: { build: drivesAndStops },
+  4: { build: travelSheet },
+  5: { build: overspeeds },
+  6: { build: underspeeds },
+  7: { build: geofenceInOut },
+  8: { build: deviceEvents, events: true },
+  16: { build: generalInformationMergedCustom },
+  25: { build: objectHistory },
 };
 
 /** Whether a type can be made yet. */
