@@ -1,5 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { AddReportResponseSchema, GetReportsResponseSchema, OkSchema } from "@fleet/contracts";
+import { AddReportResponseSchema, GenerateReportResponseSchema, GetReportsResponseSchema, OkSchema } from "@fleet/contracts";
 import { claimReportJobs } from "@fleet/db";
 import { createSmtpMailer } from "@fleet/mail";
 import { hasService, smtpTestServer, type SmtpTestServer } from "@fleet/testkit";
@@ -76,6 +76,18 @@ function describeSchedule(kind: RecordsStore): void {
       expect(mailsTo(email)).toHaveLength(1);
       const listed = ok(await h.get("/get_reports", { user }), GetReportsResponseSchema).items.reports.data.find((r) => r.id === report);
       expect(listed?.daily_email_sent).toMatch(/^\d{4}-\d{2}-\d{2} \d{2}:\d{2}:\d{2}$/);
+    });
+
+    it("mails a report generated with send_to_email, the file attached, once it is made", async () => {
+      const now = Date.now();
+      const { user, device, yesterday } = await scheduled("unused@example.com", now);
+      const day = new Date(yesterday).toISOString().slice(0, 10);
+      const body = { title: "Ad hoc", type: 1, format: "pdf", devices: [device], date_from: day, date_to: day, send_to_email: "ad-hoc@example.com" };
+      ok(await h.post("/generate_report", { user, body }), GenerateReportResponseSchema);
+      const mail = await smtp.mailTo("ad-hoc@example.com");
+      expect(mail.subject).toBe(`Ad hoc: report, ${day}`);
+      const [file] = mail.parsed.attachments;
+      expect([file!.filename, file!.contentType, file!.content.subarray(0, 5).toString("latin1")]).toEqual(["Ad hoc.pdf", "application/pdf", "%PDF-"]);
     });
 
     it("mails nothing for a report no longer scheduled, and each run once when two instances tick together", async () => {

@@ -1,7 +1,9 @@
 import { InvalidInputError, findReportType, parseRange, userClock, type GenerateReportBody, type HistoryRange, type UserClock } from "@fleet/contracts";
 import { completeReportFile, createReportFile, failReportFile, type User } from "@fleet/db";
+import type { Mailer } from "@fleet/mail";
 import { REPORT_FILE_TYPES } from "@fleet/reports";
 import type { LiveRecord, LiveRecordCache } from "../lib/live-records.js";
+import { mailReport, reportFileName } from "./report-mail.js";
 import { canMake, makeReport, type ReportMakingDeps } from "./report-making.js";
 import { checkedReport } from "./reports.js";
 
@@ -13,6 +15,8 @@ import { checkedReport } from "./reports.js";
 
 export interface ReportGenerateDeps extends ReportMakingDeps {
   records: LiveRecordCache;
+  /** Where a report asked with `send_to_email` (or `email`) is mailed once made. */
+  mailer: Pick<Mailer, "send">;
   logger: { error(obj: object, msg?: string): void };
   /** How long the request waits for the file before answering with its link anyway. */
   waitMs: number;
@@ -39,8 +43,6 @@ function period(clock: UserClock, b: GenerateReportBody): HistoryRange {
   }
 }
 
-/** A file name from the report's title: what a file system takes, and its extension. */
-export const reportFileName = (title: string, extension: string) => `${title.replace(/[^\p{L}\p{N} ._-]+/gu, "_").trim().slice(0, 100) || "report"}.${extension}`;
 
 /** Starts making the report and answers its link: when it is ready, or after `waitMs` with the file still being made. */
 export async function generateReport(deps: ReportGenerateDeps, user: User, body: GenerateReportBody, linkBase: string): Promise<{ status: 3; url: string }> {
@@ -54,8 +56,13 @@ export async function generateReport(deps: ReportGenerateDeps, user: User, body:
   // The file's type is known before it is made: the link can be handed out now.
   const { contentType, extension } = REPORT_FILE_TYPES[body.format];
   const file = await createReportFile(deps.db, { userId: user.id, fileName: reportFileName(definition.title, extension), contentType, ttlMs: deps.ttlMs });
+  const periodText = `${body.date_from.slice(0, 10)}${body.date_to.slice(0, 10) === body.date_from.slice(0, 10) ? "" : ` – ${body.date_to.slice(0, 10)}`}`;
   const making = makeReport(deps, user, definition, devices as LiveRecord[], range, body.format)
-    .then((rendered) => completeReportFile(deps.db, file.id, rendered.body))
+    .then(async (rendered) => {
+      await completeReportFile(deps.db, file.id, rendered.body);
+      // The file is kept whatever becomes of the mail: a mail that fails is logged, the link still works.
+      if (definition.email !== "") await mailReport(deps.mailer, definition, rendered, periodText).catch((err: unknown) => deps.logger.error({ err, reportFileId: file.id }, "a generated report could not be mailed"));
+    })
     .catch(async (err: unknown) => {
       deps.logger.error({ err, reportFileId: file.id }, "a report could not be made");
       await failReportFile(deps.db, file.id, "The report could not be made.").catch(() => undefined);

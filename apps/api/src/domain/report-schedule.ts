@@ -1,8 +1,8 @@
-import { findReportType, userClock, type ReportFormat } from "@fleet/contracts";
+import { userClock, type ReportFormat } from "@fleet/contracts";
 import { claimReportJobs, enqueueReportJobs, findUserById, findUserReport, finishReportJob, isUserUsable, listScheduledReports, pruneReportJobs, type Report, type ReportJob } from "@fleet/db";
 import type { Mailer } from "@fleet/mail";
 import type { LiveRecord, LiveRecordCache } from "../lib/live-records.js";
-import { reportFileName } from "./report-generate.js";
+import { mailReport } from "./report-mail.js";
 import { canMake, makeReport, type ReportMakingDeps } from "./report-making.js";
 import { duePeriods } from "./report-periods.js";
 
@@ -54,12 +54,7 @@ async function run(deps: ReportScheduleDeps, job: ReportJob): Promise<"sent" | "
   const clock = userClock(user);
   const days = Math.round((job.periodTo.getTime() - job.periodFrom.getTime()) / DAY);
   const period = days <= 1 ? clock.format(range.fromMs).slice(0, 10) : `${clock.format(range.fromMs).slice(0, 10)} – ${clock.format(range.toMs).slice(0, 10)}`;
-  await deps.mailer.send({
-    to: report.email.split(","),
-    subject: `${report.title}: ${job.kind} report, ${period}`,
-    text: `${findReportType(report.type)?.name ?? "Report"} "${report.title}" for ${period} is attached.`,
-    attachments: [{ filename: reportFileName(report.title, file.extension), content: file.body, contentType: file.contentType }],
-  });
+  await mailReport(deps.mailer, report, file, period, job.kind);
   return "sent";
 }
 
