@@ -1,0 +1,54 @@
+import ExcelJS from "exceljs";
+import { describe, expect, it } from "vitest";
+import { renderReport } from "../src/render/index.js";
+import { drivesAndStops } from "../src/types/drives-stops.js";
+import { ctx, heading, truck } from "../src/types/fixtures.js";
+import { pageText } from "./poppler.js";
+
+/*
+ * One type's numbers, read back from every format the way a user reads them: the same track
+ * (10 km at 60 km/h, a 600 s stop, 10 km at 120 km/h) gives the same rows in the page, the
+ * spreadsheet and both PDFs.
+ */
+
+const doc = drivesAndStops(heading("Drives and stops"), [truck()], ctx());
+/** The three rows as a user reads them: status, start, end, duration, distance, top and average speed. */
+const ROWS = [
+  ["Drive", "2026-01-05 08:00:00", "2026-01-05 08:10:10", "610s", "10.00", "60", "59"],
+  ["Stop", "2026-01-05 08:10:10", "2026-01-05 08:20:10", "600s", "0.00", "0", "0"],
+  ["Drive", "2026-01-05 08:20:10", "2026-01-05 08:25:10", "300s", "10.00", "120", "120"],
+];
+/** The same run of cells on one line, whatever spacing the format puts between them. */
+const inOrder = (row: string[]) => new RegExp(row.map((c) => c.replace(/[.*+?^${}()|[\]\\]/g, "\\$&")).join("\\s+"));
+
+describe("drives and stops, read back from each format", () => {
+  it("html: each row's cells in order", async () => {
+    const text = (await renderReport(doc, "html")).body.toString("utf8").replace(/<[^>]+>/g, " ").replace(/\s+/g, " ");
+    for (const row of ROWS) expect(text).toMatch(inOrder(row));
+  });
+
+  it.each(["pdf", "pdf_land"] as const)("%s: each row's cells in order on its page, a time wrapped under its date where the column is narrow", async (format) => {
+    const text = pageText((await renderReport(doc, format)).body, 1);
+    for (const [status, start, end, ...rest] of ROWS) {
+      const [startDay, startTime] = start!.split(" ");
+      const [endDay, endTime] = end!.split(" ");
+      // On one line: the status, each date (its time beside it, or on the line below), and the numbers.
+      expect(text).toMatch(new RegExp(`${status}\\s+${startDay}(\\s+${startTime})?\\s+${endDay}(\\s+${endTime})?\\s+${rest.join("\\s+").replaceAll(".", "\\.")}`));
+      expect(text).toContain(startTime);
+      expect(text).toContain(endTime);
+    }
+  });
+
+  it("xls: each row's cells, numbers as numbers equal to the track's", async () => {
+    const book = new ExcelJS.Workbook();
+    await book.xlsx.load((await renderReport(doc, "xls")).body as unknown as ExcelJS.Buffer);
+    const values: unknown[][] = [];
+    book.worksheets[0]!.eachRow((row) => values.push((row.values as unknown[]).slice(1)));
+    const rows = values.filter((r) => r[0] === "Drive" || r[0] === "Stop").map((r) => r.slice(0, 7).map((v) => (typeof v === "number" ? Math.round(v * 100) / 100 : v)));
+    expect(rows).toEqual([
+      ["Drive", "2026-01-05 08:00:00", "2026-01-05 08:10:10", "610s", 10, 60, 59],
+      ["Stop", "2026-01-05 08:10:10", "2026-01-05 08:20:10", "600s", 0, 0, 0],
+      ["Drive", "2026-01-05 08:20:10", "2026-01-05 08:25:10", "300s", 10, 120, 120],
+    ]);
+  });
+});
