@@ -1,4 +1,4 @@
-import type { UserUnits } from "@fleet/contracts";
+import type { HistoryRow, UserUnits } from "@fleet/contracts";
 import type { GeofenceShape } from "@fleet/geo";
 import type { Segmentation } from "@fleet/trips";
 
@@ -11,6 +11,14 @@ export interface ReportContext {
   duration(ms: number): string;
   /** The report's speed limit in km/h (converted from the user's unit), for the types that count overspeeds. */
   speedLimitKmh: number | null;
+  /**
+   * The instant a date ("YYYY-MM-DD") and time ("HH:MM") on the user's clock name, as
+   * UserClock.toInstant reads them; undefined for none. Only the types cut by the user's days
+   * or hours (15, 28) need it: a day is not always 24 hours long where the clock changes.
+   */
+  localInstant?(date: string, time: string): number | undefined;
+  /** A driver's name from the card (RFID) their device read, for the types grouped by driver; the card itself without it. */
+  driverName?(key: string): string;
 }
 
 /** An event of the device in the period, as the events store keeps it. */
@@ -35,12 +43,33 @@ export interface ReportGeofence {
 
 /** What the report read about one device: who it is and its track over the period, cut into drives and stops. */
 export interface DeviceTrack {
-  device: { id: number; name: string; plateNumber: string };
+  device: {
+    id: number;
+    name: string;
+    plateNumber: string;
+    /** The least rise of the fuel level that is a filling, in the fuel sensor's unit (the device's min_fuel_fillings; 10 when not given, its default). */
+    minFuelFillings?: number;
+    /** The least drop of the fuel level that is a theft, in the fuel sensor's unit (min_fuel_thefts; 10 when not given). */
+    minFuelThefts?: number;
+  };
   track: Segmentation;
   /** The fuel sensor's unit when the device has one (fuel columns then show). */
   fuelUnit: string | null;
   /** The device's events in the period, oldest first: read only for the types that list them. */
   events?: readonly ReportEvent[];
+  /** The device's sensors as the types that list their readings read them (a report cannot read sensor definitions itself). */
+  readings?: SensorReadings;
+}
+
+/** How to read a device's sensors at a fix; a sensor the device lacks is left out. Null is "no reading at this fix". */
+export interface SensorReadings {
+  /** The fuel level, in `DeviceTrack.fuelUnit`. */
+  fuel?: (row: HistoryRow) => number | null;
+  temperature?: (row: HistoryRow) => number | null;
+  /** The temperature sensor's unit ("°C"). */
+  temperatureUnit?: string;
+  /** Whether the seatbelt is fastened; without it the `seatbelt` attribute is read (see rag.ts). */
+  seatbelt?: (row: HistoryRow) => boolean | null;
 }
 
 /** The report's period and its type's name, for the document's subtitle. */

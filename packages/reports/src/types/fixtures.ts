@@ -3,11 +3,11 @@
  * due north from 54°N 25°E (TrackBuilder), a fix every 10 s from 08:00 UTC, times in UTC and
  * durations in seconds so that an expected cell reads as plainly as the track is built.
  */
-import { userUnits, type HistoryRow } from "@fleet/contracts";
+import { userUnits, wallClockMs, type HistoryRow } from "@fleet/contracts";
 import { segmentTrack } from "@fleet/trips";
 import { TrackBuilder } from "@fleet/trips/testing";
 import type { Cell } from "../document.js";
-import type { DeviceTrack, ReportContext, ReportEvent, ReportHeading } from "./context.js";
+import type { DeviceTrack, ReportContext, ReportEvent, ReportHeading, SensorReadings } from "./context.js";
 
 export const T0 = Date.UTC(2026, 0, 5, 8);
 
@@ -17,20 +17,46 @@ export const MI = userUnits({ unitOfDistance: "mi", unitOfAltitude: "ft" });
 const utc = (ms: number) => new Date(ms).toISOString().slice(0, 19).replace("T", " ");
 const seconds = (ms: number) => `${ms / 1000}s`;
 
-export const ctx = (over: Partial<ReportContext> = {}): ReportContext => ({ units: KM, time: utc, duration: seconds, speedLimitKmh: null, ...over });
+/** The user's clock is UTC unless told: `time` writes it and `localInstant` reads it. */
+export const ctx = (over: Partial<ReportContext> = {}): ReportContext => ({ units: KM, time: utc, duration: seconds, speedLimitKmh: null, localInstant: wallClockMs, ...over });
+const TWO_HOURS = 7_200_000;
+
+function easternInstant(date: string, time: string): number | undefined {
+  const wall = wallClockMs(date, time);
+  return wall === undefined ? undefined : wall - TWO_HOURS;
+}
+
+/** A user two hours east of UTC (no summer time): 08:00 UTC is 10:00 on their clock, their midnight 22:00 UTC. */
+export const eastern = (over: Partial<ReportContext> = {}): ReportContext => ctx({ time: (ms) => utc(ms + TWO_HOURS), localInstant: easternInstant, ...over });
+
 export const heading = (typeName: string): ReportHeading => ({ title: "Weekly", typeName, fromMs: T0, toMs: T0 + 86_400_000 });
 
+/** A number attribute each fix may carry, read back as a sensor would read it. */
+export const numberAttribute = (key: string) => (row: HistoryRow) => (typeof row.attributes[key] === "number" ? row.attributes[key] : null);
+
 /** The fuel level each fix carries (`withFuel`), read back as the device's fuel sensor. */
-const fuelAt = (row: HistoryRow) => (typeof row.attributes["fuel"] === "number" ? row.attributes["fuel"] : null);
+const fuelAt = numberAttribute("fuel");
+
+interface TrackExtra {
+  /** The fixes carry a fuel level in litres (`fuel`), read as the device's fuel sensor. */
+  fuel?: boolean;
+  events?: ReportEvent[];
+  readings?: SensorReadings;
+  device?: Partial<DeviceTrack["device"]>;
+  /** Read by the segmentation, for each group's driver. */
+  driverKeyAt?: (row: HistoryRow) => string | null;
+}
 
 /** A device's track cut as the reports cut it: moving above 6 km/h, stops of 5 minutes or more; fuel in litres when its fixes carry a level. */
-export function deviceTrack(id: number, name: string, rows: HistoryRow[], extra: { fuel?: boolean; events?: ReportEvent[] } = {}): DeviceTrack {
+export function deviceTrack(id: number, name: string, rows: HistoryRow[], extra: TrackExtra = {}): DeviceTrack {
   const fuel = extra.fuel ? { levelAt: fuelAt, minFilling: 5 } : undefined;
+  const readings = { ...(extra.fuel ? { fuel: fuelAt } : {}), ...extra.readings };
   return {
-    device: { id, name, plateNumber: "" },
-    track: segmentTrack(rows, { minMovingSpeedKmh: 6, hasEngineSensor: false, minStopMs: 300_000, ...(fuel ? { fuel } : {}) }),
+    device: { id, name, plateNumber: "", ...extra.device },
+    track: segmentTrack(rows, { minMovingSpeedKmh: 6, hasEngineSensor: false, minStopMs: 300_000, ...(fuel ? { fuel } : {}), ...(extra.driverKeyAt ? { driverKeyAt: extra.driverKeyAt } : {}) }),
     fuelUnit: extra.fuel ? "l" : null,
     ...(extra.events ? { events: extra.events } : {}),
+    ...(Object.keys(readings).length > 0 ? { readings } : {}),
   };
 }
 
