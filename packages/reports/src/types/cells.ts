@@ -21,3 +21,6 @@ export const distanceColumn = (units: UserUnits): ReportColumn => ({ title: `Dis
 export const speedColumn = (name: string, units: UserUnits): ReportColumn => ({ title: `${name} (${units.speedUnit})`, decimals: 0 });
 
 export const fuelColumn = (unit: string): ReportColumn => ({ title: `Fuel consumption (${unit})`, decimals: 2 });
+
+/** A title with its unit, "Fuel level (l)"; a sensor without a unit shows none. */
+export const withUnit = (title: string, unit: string | null | undefined): string => (unit?.trim() ? `${title} (${unit.trim()})` : title);

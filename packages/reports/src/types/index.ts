@@ -8,3 +8,4 @@ export { overspeedCount } from "./overspeeds.js";
 export { geofenceInOut } from "./geofences.js";
 export { deviceEvents, eventTypeName } from "./events.js";
 export { objectHistory } from "./history.js";
+export { fuelLevel, temperature } from "./levels.js";
