@@ -116,6 +116,10 @@ export const ApiEnvSchema = Type.Composite([
     AUTH_LIMIT_PER_EMAIL: Type.Integer({ minimum: 1, maximum: 100_000, default: 10 }),
     /** How often scheduled (daily, weekly) reports are looked for and mailed; 0 turns this instance's scheduler off. */
     REPORTS_SCHEDULE_EVERY_SECONDS: Type.Integer({ minimum: 0, maximum: 86_400, default: 60 }),
+    /** A server speaking Nominatim's API (/reverse, /search) for addresses; unset, an address is the nearest town, looked up offline. A key may sit in its query. */
+    GEOCODER_URL: Type.Optional(Type.String({ pattern: "^https?://[^/?#]", description: "https://nominatim.example.com or http://127.0.0.1:8088/nominatim?key=..." })),
+    /** How long one address lookup may take; past it the address is left empty. */
+    GEOCODER_TIMEOUT_MS: Type.Integer({ minimum: 100, maximum: 60_000, default: 3000 }),
   }),
   OutboundEnvSchema,
 ]);
