@@ -34,6 +34,7 @@ import { reportDownloadRoutes, reportRoutes } from "./routes/reports.js";
 import { historyMessageRoutes } from "./routes/history-messages.js";
 import { eventRoutes } from "./routes/events.js";
 import { historyRoutes } from "./routes/history.js";
+import { addressRoutes } from "./routes/addresses.js";
 
 export type ApiAppOptions = ServicesOptions;
 
@@ -81,6 +82,7 @@ export const apiApp: FastifyPluginAsync<ApiAppOptions> = async (root, opts) => {
     await authed.register(historyMessageRoutes);
     await authed.register(eventRoutes);
     await authed.register(historyRoutes);
+    await authed.register(addressRoutes);
     await authed.register(adminRoutes);
   });
 };

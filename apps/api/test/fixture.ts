@@ -28,6 +28,7 @@ import { hasService, sleep, tempChdbDir, tempPglite, tempPostgresDb, uniqueSuffi
 import { apiApp, apiServerOptions, busDeadLetters, busRulesNotices, createBusCommandQueue, ensureAdmin, API_VERSION } from "../src/index.js";
 import type { ApiSettings } from "../src/plugins/app/services.js";
 import type { Mailer } from "@fleet/mail";
+import type { Geocoder } from "@fleet/geocoder";
 
 export type RecordsStore = "pglite" | "postgres";
 
@@ -247,10 +248,13 @@ export class ApiHarness {
   /** Calls inside upstreamFailing(): their 502/503 answers are the point of the test, not server errors. */
   private provokingUpstream = 0;
 
-  /** `logger`: where the app's log lines go (none by default); `limitsRedisUrl`: the rate limits' shared store; `mailer`: where its mail goes (none). */
+  /**
+   * `logger`: where the app's log lines go (none by default); `limitsRedisUrl`: the rate limits' shared store; `mailer`: where its mail goes (none);
+   * `geocoder`: where addresses come from (by default the offline one, as an API without GEOCODER_URL).
+   */
   constructor(
     readonly kind: RecordsStore,
-    private readonly options: { logger?: FastifyBaseLogger; limitsRedisUrl?: string; mailer?: Mailer } = {},
+    private readonly options: { logger?: FastifyBaseLogger; limitsRedisUrl?: string; mailer?: Mailer; geocoder?: Geocoder } = {},
   ) {}
 
   private get o(): Opened {
@@ -311,7 +315,7 @@ export class ApiHarness {
       producer: { send: (topic, messages, o) => (this.busDown ? Promise.reject(new Error("the test bus is down")) : busProducer.send(topic, messages, o)), close: async () => undefined },
       sendTimeoutMs: 2000,
     });
-    await app.register(apiApp, { prefix: "/api", db: handle.db, listen: handle.listen, live, history, commands, deadLetters, rulesNotices, settings: this.settings, limitsRedisUrl: this.options.limitsRedisUrl, mailer: this.options.mailer });
+    await app.register(apiApp, { prefix: "/api", db: handle.db, listen: handle.listen, live, history, commands, deadLetters, rulesNotices, settings: this.settings, limitsRedisUrl: this.options.limitsRedisUrl, mailer: this.options.mailer, geocoder: this.options.geocoder });
     await app.ready();
     await ensureAdmin(handle.db, ADMIN.email, ADMIN.password);
     const adminRow = (await findUserByEmail(handle.db, ADMIN.email))!;

@@ -1,4 +1,5 @@
 import { accountsGroup } from "./accounts.js";
+import { addressesGroup } from "./addresses.js";
 import { alertsGroup } from "./alerts.js";
 import { commandsGroup } from "./commands.js";
 import { eventsGroup } from "./events.js";
@@ -12,7 +13,7 @@ import { tasksGroup } from "./tasks.js";
 import type { MatrixGroup, Records } from "./types.js";
 
 /** In seeding order: a group may use the records of the groups before it. */
-export const GROUPS: MatrixGroup[] = [part1Group, geoGroup, groupsGroup, alertsGroup, commandsGroup, tasksGroup, reportsGroup, eventsGroup, historyGroup, historyMessagesGroup, accountsGroup];
+export const GROUPS: MatrixGroup[] = [part1Group, geoGroup, groupsGroup, alertsGroup, commandsGroup, tasksGroup, reportsGroup, eventsGroup, historyGroup, historyMessagesGroup, accountsGroup, addressesGroup];
 export type { MatrixGroup, Records } from "./types.js";
 
 /** Every kind of record set to `id`: 0 before seeding, or an id that exists nowhere. */

@@ -12,6 +12,7 @@ export * from "./services.js";
 export * from "./setup.js";
 export * from "./device-edit.js";
 export * from "./geofences.js";
+export * from "./addresses.js";
 export * from "./groups.js";
 export * from "./map-routes.js";
 export * from "./map-icons.js";

@@ -1,4 +1,5 @@
 import { findUserByApiHash, movingSpeedsOf, onDevicesChanged, onEventsRecorded, onUsersChanged, ownersOf, USERS_CHANGED_CHANNEL, type Db, type DbHandle, type NoticeListener } from "@fleet/db";
+import { createGeocoder, type Geocoder } from "@fleet/geocoder";
 import { historyPager, type HistoryPager, type HistoryStore } from "@fleet/history";
 import type { LiveStore } from "@fleet/live";
 import { MailError, type Mailer } from "@fleet/mail";
@@ -31,6 +32,8 @@ export interface ApiSettings {
   publicUrl?: string;
   /** How often scheduled reports are looked for and mailed (REPORTS_SCHEDULE_EVERY_SECONDS); off when absent or 0. */
   reportScheduleEveryMs?: number;
+  /** Where addresses come from (GEOCODER_URL, GEOCODER_TIMEOUT_MS): a Nominatim server, or the offline nearest town when no url. */
+  geocoder?: { url?: string; timeoutMs?: number };
 }
 
 export interface Services {
@@ -53,6 +56,8 @@ export interface Services {
   rulesNotices: RulesNotices;
   /** Where password reminders (and later alerts and reports) are mailed. */
   mailer: Mailer;
+  /** Addresses of points and points of addresses; never rejects (a failed lookup is an empty address). */
+  geocoder: Geocoder;
   settings: ApiSettings;
 }
 
@@ -60,9 +65,11 @@ export interface Services {
  * What the API is given; the services it builds on them (the caches) are its own.
  * `listen`: the database's notices, without which no user is kept between requests.
  */
-export type ServicesOptions = Omit<Services, "liveRecords" | "liveStates" | "users" | "mailer" | "historyPages" | "rulesNotices"> & {
+export type ServicesOptions = Omit<Services, "liveRecords" | "liveStates" | "users" | "mailer" | "historyPages" | "rulesNotices" | "geocoder"> & {
   /** Absent (tests of other routes), every mail fails as unconfigured. */
   mailer?: Mailer;
+  /** A geocoder of the caller's (a test's); absent, one is made from settings.geocoder with the app's logger. */
+  geocoder?: Geocoder;
   /** Where rules.changed notices go (the bus). Absent (tests of other routes), none is sent. */
   rulesNotices?: RulesNoticeSender;
   listen?: DbHandle["listen"];
@@ -110,7 +117,8 @@ export default fp(
       listener = await opts.listen(USERS_CHANGED_CHANNEL, users);
       app.addHook("onClose", () => listener!.close());
     }
-    app.decorate("services", { db: opts.db, live, liveRecords, liveStates, users, history: opts.history, historyPages: historyPager(opts.history), commands: opts.commands, deadLetters: opts.deadLetters, rulesNotices: notices, mailer: opts.mailer ?? noMailer, settings: opts.settings });
+    const geocoder = opts.geocoder ?? createGeocoder({ ...opts.settings.geocoder, logger: app.log.child({ part: "geocoder" }) });
+    app.decorate("services", { db: opts.db, live, liveRecords, liveStates, users, history: opts.history, historyPages: historyPager(opts.history), commands: opts.commands, deadLetters: opts.deadLetters, rulesNotices: notices, mailer: opts.mailer ?? noMailer, geocoder, settings: opts.settings });
   },
   { name: "services" },
 );
