@@ -9,3 +9,4 @@ export { geofenceInOut } from "./geofences.js";
 export { deviceEvents, eventTypeName } from "./events.js";
 export { objectHistory } from "./history.js";
 export { fuelLevel, temperature } from "./levels.js";
+export { fuelChanges, fuelFillings, fuelThefts, type FuelChange } from "./fuel-changes.js";
