@@ -3,7 +3,7 @@
  * due north from 54°N 25°E (TrackBuilder), a fix every 10 s from 08:00 UTC, times in UTC and
  * durations in seconds so that an expected cell reads as plainly as the track is built.
  */
-import { userUnits, wallClockMs, type HistoryRow } from "@fleet/contracts";
+import { userUnits, wallClockMs, type Attributes, type HistoryRow } from "@fleet/contracts";
 import { segmentTrack } from "@fleet/trips";
 import { TrackBuilder } from "@fleet/trips/testing";
 import type { Cell } from "../document.js";
@@ -33,6 +33,15 @@ export const heading = (typeName: string): ReportHeading => ({ title: "Weekly", 
 
 /** A number attribute each fix may carry, read back as a sensor would read it. */
 export const numberAttribute = (key: string) => (row: HistoryRow) => (typeof row.attributes[key] === "number" ? row.attributes[key] : null);
+
+/** The fixes with `key` set to each value in turn; null leaves a fix without it. */
+export function withAttribute(rows: HistoryRow[], key: string, values: readonly (Attributes[string] | null)[]): HistoryRow[] {
+  return rows.map((r, i) => {
+    const value = values[i] ?? null;
+    const attributes: Attributes = value === null ? r.attributes : { ...r.attributes, [key]: value };
+    return { ...r, attributes };
+  });
+}
 
 /** The fuel level each fix carries (`withFuel`), read back as the device's fuel sensor. */
 const fuelAt = numberAttribute("fuel");

@@ -1,16 +1,10 @@
 import { describe, expect, it } from "vitest";
-import type { Attributes, HistoryRow } from "@fleet/contracts";
+import type { HistoryRow } from "@fleet/contracts";
 import { TrackBuilder } from "@fleet/trips/testing";
-import { ctx, deviceTrack, emptyTrack, heading, numberAttribute, rounded, T0 } from "./fixtures.js";
+import { ctx, deviceTrack, emptyTrack, heading, numberAttribute, rounded, T0, withAttribute } from "./fixtures.js";
 import { fuelChanges, fuelFillings, fuelThefts } from "./fuel-changes.js";
 
-/** The fixes with these fuel levels, null for a fix that reads none. */
-const withLevels = (rows: HistoryRow[], levels: (number | null)[]): HistoryRow[] =>
-  rows.map((r, i) => {
-    const fuel = levels[i] ?? null;
-    const attributes: Attributes = fuel === null ? {} : { fuel };
-    return { ...r, attributes };
-  });
+const withLevels = (rows: HistoryRow[], levels: (number | null)[]) => withAttribute(rows, "fuel", levels);
 
 /**
  * Driving 08:00:00–08:00:30 (fixes 0–3), standing 08:00:40–08:01:40 (4–10), driving on to

@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { runsWhere } from "./runs.js";
+import { runsWhere, stepRuns } from "./runs.js";
 
 describe("runsWhere", () => {
   const runs = (flags: string) => runsWhere(flags.length, (i) => flags[i] === "x");
@@ -12,5 +12,19 @@ describe("runsWhere", () => {
     expect(runs("")).toEqual([]);
     expect(runs("...")).toEqual([]);
     expect(runs("xxx")).toEqual([{ first: 0, last: 2 }]);
+  });
+});
+
+describe("stepRuns", () => {
+  // Step k is flags[k]; flags[0] stands for no step and is never in a run.
+  const runs = (flags: string) => stepRuns(flags.length, (k) => flags[k] === "x");
+
+  it("spans each run of steps from the point before its first step to its last step's point", () => {
+    expect(runs("xxx..x")).toEqual([{ first: 0, last: 2 }, { first: 4, last: 5 }]);
+  });
+
+  it("finds none without steps", () => {
+    expect(runs("")).toEqual([]);
+    expect(runs("x")).toEqual([]);
   });
 });

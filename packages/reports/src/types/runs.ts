@@ -18,3 +18,12 @@ export function runsWhere(count: number, holds: (i: number) => boolean): Run[] {
   }
   return runs;
 }
+
+/**
+ * The maximal runs of consecutive steps where `holds` is true (step k runs from point k - 1 to
+ * point k, k ≥ 1), each as the points it spans: from the point its first step leaves to the
+ * point its last step reaches.
+ */
+export function stepRuns(count: number, holds: (k: number) => boolean): Run[] {
+  return runsWhere(count, (k) => k > 0 && holds(k)).map((r) => ({ first: r.first - 1, last: r.last }));
+}
