@@ -1,5 +1,5 @@
 import { GeofenceIndex } from "@fleet/geo";
-import type { ReportDocument, ReportSection } from "../document.js";
+import type { ReportDocument, ReportSection, ReportTable } from "../document.js";
 import { distanceColumn } from "./cells.js";
 import { subtitle, type DeviceTrack, type ReportContext, type ReportGeofence, type ReportHeading } from "./context.js";
 import { fieldTable, sumOf, type Field } from "./fields.js";
@@ -15,11 +15,17 @@ import { runsWhere } from "./runs.js";
  */
 export interface GeofenceVisit {
   geofence: ReportGeofence;
+  /** The visit's first and last points inside, as indexes into the track's points. */
+  first: number;
+  last: number;
   enteredMs: number;
   leftMs: number | null;
   durationMs: number;
   distanceKm: number;
 }
+
+/** What a row of the in/out types shows of a visit, or of the part of one a row is about. */
+export type VisitRow = Pick<GeofenceVisit, "geofence" | "enteredMs" | "leftMs" | "durationMs" | "distanceKm">;
 
 /** Every visit of the track to each geofence, by entry time (geofences in the given order when entered at once). */
 export function geofenceVisits(t: DeviceTrack, geofences: readonly ReportGeofence[], index: GeofenceIndex): GeofenceVisit[] {
@@ -29,34 +35,51 @@ export function geofenceVisits(t: DeviceTrack, geofences: readonly ReportGeofenc
     runsWhere(points.length, (i) => inside[i]!.has(geofence.id)).map(({ first, last }): GeofenceVisit => {
       const enteredMs = points[first]!.fixTime;
       const leftMs = points[last + 1]?.fixTime ?? null;
-      return { geofence, enteredMs, leftMs, durationMs: (leftMs ?? points[last]!.fixTime) - enteredMs, distanceKm: sumOf(stepKm.slice(first + 1, last + 1), (km) => km) };
+      return { geofence, first, last, enteredMs, leftMs, durationMs: (leftMs ?? points[last]!.fixTime) - enteredMs, distanceKm: sumOf(stepKm.slice(first + 1, last + 1), (km) => km) };
     }),
   );
   return visits.sort((a, b) => a.enteredMs - b.enteredMs);
 }
 
-function section(t: DeviceTrack, ctx: ReportContext, geofences: readonly ReportGeofence[], index: GeofenceIndex): ReportSection {
+export const NO_VISITS = "No geofence visits in the period.";
+
+/** The in/out types' columns: which geofence, when entered and left, how long and how far. */
+export function visitFields(ctx: ReportContext): Field<VisitRow>[] {
   const { units } = ctx;
-  const visits = geofenceVisits(t, geofences, index);
-  const fields: Field<GeofenceVisit>[] = [
+  return [
     { column: { title: "Geofence" }, cell: (v) => v.geofence.name },
     { column: { title: "Entered" }, cell: (v) => ctx.time(v.enteredMs) },
     { column: { title: "Left" }, cell: (v) => (v.leftMs === null ? null : ctx.time(v.leftMs)) },
     { column: { title: "Duration" }, cell: (v) => ctx.duration(v.durationMs) },
     { column: distanceColumn(units), cell: (v) => units.distance(v.distanceKm) },
   ];
+}
+
+/** A device's section of the in/out types: the visits to each geofence and the time in it, above `table`. */
+export function visitsSection(t: DeviceTrack, ctx: ReportContext, geofences: readonly ReportGeofence[], visits: readonly GeofenceVisit[], table: ReportTable): ReportSection {
   const summary = geofences.flatMap((g) => {
     const mine = visits.filter((v) => v.geofence === g);
     return [[`Visits to ${g.name}`, mine.length] as const, [`Time in ${g.name}`, ctx.duration(sumOf(mine, (v) => v.durationMs))] as const];
   });
-  return { heading: t.device.name, summary, tables: [fieldTable(fields, visits, "No geofence visits in the period.")] };
+  return { heading: t.device.name, summary, tables: [table] };
 }
 
-/** Type 7, geofence in/out: per device its visits to the report's geofences, and the visits and time in each. */
-export function geofenceInOut(heading: ReportHeading, tracks: readonly DeviceTrack[], ctx: ReportContext, geofences: readonly ReportGeofence[]): ReportDocument {
+/** A device's section of a geofence type, given the report's geofences (each once) and one index over them. */
+export type GeofenceSection = (t: DeviceTrack, geofences: readonly ReportGeofence[], index: GeofenceIndex) => ReportSection;
+
+/** A geofence type's document: a section per device, all looking the positions up in one index. */
+export function geofenceDocument(heading: ReportHeading, tracks: readonly DeviceTrack[], ctx: ReportContext, geofences: readonly ReportGeofence[], section: GeofenceSection): ReportDocument {
   // One id, one geofence: a list naming one twice would otherwise count its visits twice.
   const unique = [...new Map(geofences.map((g) => [g.id, g])).values()];
   // One index for all the devices: the geofences are the same for each.
   const index = new GeofenceIndex(unique);
-  return { title: heading.title, subtitle: subtitle(heading, ctx), sections: tracks.map((t) => section(t, ctx, unique, index)) };
+  return { title: heading.title, subtitle: subtitle(heading, ctx), sections: tracks.map((t) => section(t, unique, index)) };
+}
+
+/** Type 7, geofence in/out: per device its visits to the report's geofences, and the visits and time in each. */
+export function geofenceInOut(heading: ReportHeading, tracks: readonly DeviceTrack[], ctx: ReportContext, geofences: readonly ReportGeofence[]): ReportDocument {
+  return geofenceDocument(heading, tracks, ctx, geofences, (t, unique, index) => {
+    const visits = geofenceVisits(t, unique, index);
+    return visitsSection(t, ctx, unique, visits, fieldTable(visitFields(ctx), visits, NO_VISITS));
+  });
 }
