@@ -12,3 +12,4 @@ export { fuelLevel, temperature } from "./levels.js";
 export { fuelChanges, fuelFillings, fuelThefts, type FuelChange } from "./fuel-changes.js";
 export { rag, ragSeatbelt, ragScore, ragRating } from "./rag.js";
 export { HARSH_ACCELERATION_KMH_PER_S, HARSH_BRAKING_KMH_PER_S } from "./driving-behaviour.js";
+export { geofenceInOut24h } from "./geofence-days.js";
