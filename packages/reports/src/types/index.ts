@@ -13,3 +13,4 @@ export { fuelChanges, fuelFillings, fuelThefts, type FuelChange } from "./fuel-c
 export { rag, ragSeatbelt, ragScore, ragRating } from "./rag.js";
 export { HARSH_ACCELERATION_KMH_PER_S, HARSH_BRAKING_KMH_PER_S } from "./driving-behaviour.js";
 export { geofenceInOut24h } from "./geofence-days.js";
+export { geofenceInOutIgnition } from "./geofence-ignition.js";
