@@ -14,3 +14,5 @@ export { rag, ragSeatbelt, ragScore, ragRating } from "./rag.js";
 export { HARSH_ACCELERATION_KMH_PER_S, HARSH_BRAKING_KMH_PER_S } from "./driving-behaviour.js";
 export { geofenceInOut24h } from "./geofence-days.js";
 export { geofenceInOutIgnition } from "./geofence-ignition.js";
+export { geofenceInOutShift } from "./geofence-shift.js";
+export { shiftParameters, type ShiftParameters } from "./shift-rules.js";
