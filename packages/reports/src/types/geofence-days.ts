@@ -32,7 +32,7 @@ export function dayParts(t: DeviceTrack, ctx: ReportContext, v: GeofenceVisit): 
  * row per day of it. The summary counts visits, not rows, so it reads as type 7's does.
  */
 export function geofenceInOut24h(heading: ReportHeading, tracks: readonly DeviceTrack[], ctx: ReportContext, geofences: readonly ReportGeofence[]): ReportDocument {
-  return geofenceDocument(heading, tracks, ctx, geofences, (t, unique, index) => {
+  return geofenceDocument(heading, tracks, ctx, geofences, (t, { geofences: unique, index }) => {
     const visits = geofenceVisits(t, unique, index);
     return visitsSection(t, ctx, unique, visits, fieldTable(visitFields(ctx), visits.flatMap((v) => dayParts(t, ctx, v)), NO_VISITS));
   });

@@ -24,7 +24,7 @@ interface IgnitionVisit extends GeofenceVisit {
  * visit's time, transitions included, is off.
  */
 export function geofenceInOutIgnition(heading: ReportHeading, tracks: readonly DeviceTrack[], ctx: ReportContext, geofences: readonly ReportGeofence[]): ReportDocument {
-  return geofenceDocument(heading, tracks, ctx, geofences, (t, unique, index) => {
+  return geofenceDocument(heading, tracks, ctx, geofences, (t, { geofences: unique, index }) => {
     const { points } = t.track;
     const visits = geofenceVisits(t, unique, index);
     const rows = visits.map((v): IgnitionVisit => ({ ...v, engineOnMs: engineOnMs(points, v.first, v.leftMs === null ? v.last : v.last + 1) }));

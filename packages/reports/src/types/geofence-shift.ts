@@ -3,7 +3,7 @@ import type { ReportDocument, ReportSection } from "../document.js";
 import { localDates } from "./calendar.js";
 import type { DeviceTrack, ReportContext, ReportGeofence, ReportHeading } from "./context.js";
 import { fieldTable, sumOf, type Field } from "./fields.js";
-import { geofenceDocument } from "./geofences.js";
+import { geofenceDocument, type GeofenceLookup } from "./geofences.js";
 import { runsWhere } from "./runs.js";
 import { shiftDays, shiftParameters, type Presence, type ShiftDay, type ShiftExit, type ShiftParameters } from "./shift-rules.js";
 
@@ -22,20 +22,12 @@ function presences(t: DeviceTrack, index: GeofenceIndex): Presence[] {
 const yesNo = (b: boolean) => (b ? "Yes" : "No");
 const exitMs = (e: ShiftExit) => e.returnedMs - e.leftMs;
 
-function section(t: DeviceTrack, ctx: ReportContext, heading: ReportHeading, geofences: readonly ReportGeofence[], index: GeofenceIndex, p: ShiftParameters): ReportSection {
+function section(t: DeviceTrack, ctx: ReportContext, heading: ReportHeading, lookup: GeofenceLookup, p: ShiftParameters): ReportSection {
   const { points } = t.track;
-  const names = new Map(geofences.map((g) => [g.id, g.name]));
-  const days = shiftDays(ctx, localDates(ctx, heading.fromMs, heading.toMs), presences(t, index), p);
-  const arrivedAt = (d: ShiftDay) => {
-    const at = points[d.arrival.first]!;
-    return index
-      .containing({ lat: at.latitude, lng: at.longitude })
-      .map((id) => names.get(id)!)
-      .join(", ");
-  };
+  const days = shiftDays(ctx, localDates(ctx, heading.fromMs, heading.toMs), presences(t, lookup.index), p);
   const dayFields: Field<ShiftDay>[] = [
     { column: { title: "Date" }, cell: (d) => d.date },
-    { column: { title: "Geofence" }, cell: arrivedAt },
+    { column: { title: "Geofence" }, cell: (d) => lookup.namesAt(points[d.arrival.first]!) },
     { column: { title: "Arrived" }, cell: (d) => ctx.time(d.arrival.enteredMs) },
     { column: { title: "Late arrival" }, cell: (d) => yesNo(d.late) },
     { column: { title: "Left" }, cell: (d) => (d.departureMs === null ? null : ctx.time(d.departureMs)) },
@@ -76,5 +68,5 @@ export function geofenceInOutShift(
   parameters: Record<string, number | string>,
 ): ReportDocument {
   const p = shiftParameters(parameters);
-  return geofenceDocument(heading, tracks, ctx, geofences, (t, unique, index) => section(t, ctx, heading, unique, index, p));
+  return geofenceDocument(heading, tracks, ctx, geofences, (t, lookup) => section(t, ctx, heading, lookup, p));
 }

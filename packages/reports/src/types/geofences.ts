@@ -64,21 +64,46 @@ export function visitsSection(t: DeviceTrack, ctx: ReportContext, geofences: rea
   return { heading: t.device.name, summary, tables: [table] };
 }
 
-/** A device's section of a geofence type, given the report's geofences (each once) and one index over them. */
-export type GeofenceSection = (t: DeviceTrack, geofences: readonly ReportGeofence[], index: GeofenceIndex) => ReportSection;
+/** The report's geofences as the geofence types look positions up in them. */
+export interface GeofenceLookup {
+  /** Each once: a list naming one twice would otherwise count its visits twice. */
+  geofences: readonly ReportGeofence[];
+  /** One index for all the devices: the geofences are the same for each. */
+  index: GeofenceIndex;
+  /** The names of the geofences holding a point, in id order, joined; "" for none. */
+  namesAt(p: { latitude: number; longitude: number }): string;
+}
 
-/** A geofence type's document: a section per device, all looking the positions up in one index. */
-export function geofenceDocument(heading: ReportHeading, tracks: readonly DeviceTrack[], ctx: ReportContext, geofences: readonly ReportGeofence[], section: GeofenceSection): ReportDocument {
-  // One id, one geofence: a list naming one twice would otherwise count its visits twice.
+export function geofenceLookup(geofences: readonly ReportGeofence[]): GeofenceLookup {
   const unique = [...new Map(geofences.map((g) => [g.id, g])).values()];
-  // One index for all the devices: the geofences are the same for each.
   const index = new GeofenceIndex(unique);
-  return { title: heading.title, subtitle: subtitle(heading, ctx), sections: tracks.map((t) => section(t, unique, index)) };
+  const names = new Map(unique.map((g) => [g.id, g.name]));
+  return {
+    geofences: unique,
+    index,
+    namesAt: (p) =>
+      index
+        .containing({ lat: p.latitude, lng: p.longitude })
+        .map((id) => names.get(id)!)
+        .join(", "),
+  };
+}
+
+/** A geofence type's document: a section per device, all looking positions up in one lookup. */
+export function geofenceDocument(
+  heading: ReportHeading,
+  tracks: readonly DeviceTrack[],
+  ctx: ReportContext,
+  geofences: readonly ReportGeofence[],
+  section: (t: DeviceTrack, lookup: GeofenceLookup) => ReportSection,
+): ReportDocument {
+  const lookup = geofenceLookup(geofences);
+  return { title: heading.title, subtitle: subtitle(heading, ctx), sections: tracks.map((t) => section(t, lookup)) };
 }
 
 /** Type 7, geofence in/out: per device its visits to the report's geofences, and the visits and time in each. */
 export function geofenceInOut(heading: ReportHeading, tracks: readonly DeviceTrack[], ctx: ReportContext, geofences: readonly ReportGeofence[]): ReportDocument {
-  return geofenceDocument(heading, tracks, ctx, geofences, (t, unique, index) => {
+  return geofenceDocument(heading, tracks, ctx, geofences, (t, { geofences: unique, index }) => {
     const visits = geofenceVisits(t, unique, index);
     return visitsSection(t, ctx, unique, visits, fieldTable(visitFields(ctx), visits, NO_VISITS));
   });
