@@ -16,3 +16,4 @@ export { geofenceInOut24h } from "./geofence-days.js";
 export { geofenceInOutIgnition } from "./geofence-ignition.js";
 export { geofenceInOutShift } from "./geofence-shift.js";
 export { shiftParameters, type ShiftParameters } from "./shift-rules.js";
+export { drivesAndStopsGeofences } from "./drives-stops-geofences.js";

@@ -1,0 +1,29 @@
+import { GroupStatus } from "@fleet/trips";
+import type { ReportDocument } from "../document.js";
+import { positionText } from "./cells.js";
+import { subtitle, type DeviceTrack, type ReportContext, type ReportGeofence, type ReportHeading } from "./context.js";
+import { groupFields, groupRowsOf, NO_GROUPS, type GroupRow } from "./drives-stops.js";
+import { fieldTable, type Field } from "./fields.js";
+import { deviceTotals } from "./general.js";
+import { geofenceLookup } from "./geofences.js";
+
+/**
+ * Type 18, drives and stops / geofences: type 3 with each stop placed by the geofences holding
+ * it (where it began, the point type 3 gives the position of), or by its position in none.
+ * A drive is between places, so it keeps its starting position.
+ */
+export function drivesAndStopsGeofences(heading: ReportHeading, tracks: readonly DeviceTrack[], ctx: ReportContext, geofences: readonly ReportGeofence[]): ReportDocument {
+  const lookup = geofenceLookup(geofences);
+  const place: Field<GroupRow> = {
+    column: { title: "Location" },
+    cell: ({ t, g }) => {
+      const at = t.track.points[g.first]!;
+      return (g.status === GroupStatus.stop && lookup.namesAt(at)) || positionText(at);
+    },
+  };
+  return {
+    title: heading.title,
+    subtitle: subtitle(heading, ctx),
+    sections: tracks.map((t) => ({ heading: t.device.name, summary: deviceTotals(t, ctx), tables: [fieldTable(groupFields(ctx, [t], { place }), groupRowsOf(t), NO_GROUPS)] })),
+  };
+}
