@@ -17,3 +17,5 @@ export { geofenceInOutIgnition } from "./geofence-ignition.js";
 export { geofenceInOutShift } from "./geofence-shift.js";
 export { shiftParameters, type ShiftParameters } from "./shift-rules.js";
 export { drivesAndStopsGeofences } from "./drives-stops-geofences.js";
+export { drivesAndStopsDrivers, drivesAndStopsDriversBusiness, drivesAndStopsDriversPrivate } from "./drives-stops-drivers.js";
+export { isBusinessTime } from "./business-hours.js";
