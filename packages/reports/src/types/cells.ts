@@ -1,5 +1,6 @@
 import type { UserUnits } from "@fleet/contracts";
 import type { ReportColumn } from "../document.js";
+import type { ReportContext } from "./context.js";
 
 /*
  * How every report type writes the same kind of figure, so that a speed or a place reads the
@@ -13,7 +14,11 @@ export const averageKmh = (km: number, ms: number): number => (ms > 0 ? km / (ms
 export const shownSpeed = (units: UserUnits, kmh: number): number => Math.round(units.speed(kmh));
 
 /** A place as "lat, lng" to 6 decimals (about 10 cm); text, so no spreadsheet rounds or sums it. */
-export const positionText = (p: { latitude: number; longitude: number }): string => `${p.latitude.toFixed(6)}, ${p.longitude.toFixed(6)}`;
+/**
+ * A position as a report shows it: its place (a geofence's name or an address, when the report
+ * asks for them and the api found one: ctx.place), else "lat, lng" to 6 decimals.
+ */
+export const positionText = (p: { latitude: number; longitude: number }, ctx: Pick<ReportContext, "place">): string => ctx.place?.(p) || `${p.latitude.toFixed(6)}, ${p.longitude.toFixed(6)}`;
 
 export const distanceColumn = (units: UserUnits): ReportColumn => ({ title: `Distance (${units.distanceUnit})`, decimals: 2 });
 

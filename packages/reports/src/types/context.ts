@@ -19,6 +19,12 @@ export interface ReportContext {
   localInstant?(date: string, time: string): number | undefined;
   /** A driver's name from the card (RFID) their device read, for the types grouped by driver; the card itself without it. */
   driverName?(key: string): string;
+  /**
+   * The place a position is shown as when the report asks for places (show_addresses,
+   * zones_instead): a geofence's name or an address; "lat, lng" when absent or when it
+   * answers undefined or "".
+   */
+  place?(p: { latitude: number; longitude: number }): string | undefined;
 }
 
 /** An event of the device in the period, as the events store keeps it. */

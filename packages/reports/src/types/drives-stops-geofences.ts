@@ -18,7 +18,7 @@ export function drivesAndStopsGeofences(heading: ReportHeading, tracks: readonly
     column: { title: "Location" },
     cell: ({ t, g }) => {
       const at = t.track.points[g.first]!;
-      return (g.status === GroupStatus.stop && lookup.namesAt(at)) || positionText(at);
+      return (g.status === GroupStatus.stop && lookup.namesAt(at)) || positionText(at, ctx);
     },
   };
   return {

@@ -16,8 +16,8 @@ export const groupRowsOf = (t: DeviceTrack): GroupRow[] => t.track.groups.filter
 
 export const NO_GROUPS = "No drives or stops in the period.";
 
-/** Where a group is: its first point's position. */
-export const positionField: Field<GroupRow> = { column: { title: "Position" }, cell: (r) => positionText(r.t.track.points[r.g.first]!) };
+/** Where a group is: its first point's position (or place). */
+export const positionField = (ctx: Pick<ReportContext, "place">): Field<GroupRow> => ({ column: { title: "Position" }, cell: (r) => positionText(r.t.track.points[r.g.first]!, ctx) });
 
 /**
  * The drives and stops columns. `device` puts the device first, for rows of several devices;
@@ -38,7 +38,7 @@ export function groupFields(ctx: ReportContext, tracks: readonly DeviceTrack[], 
     { column: speedColumn("Average speed", units), cell: (r) => shownSpeed(units, r.g.status === GroupStatus.drive ? averageKmh(r.g.distanceKm, r.g.durationMs) : 0) },
     { column: { title: "Engine idle" }, cell: (r) => ctx.duration(r.g.engineIdleMs) },
     ...fuelUnits.map((unit): Field<GroupRow> => ({ column: fuelColumn(unit), cell: (r) => (r.t.fuelUnit === unit ? r.g.fuelConsumed : null) })),
-    opts.place ?? positionField,
+    opts.place ?? positionField(ctx),
   ];
 }
 

@@ -25,7 +25,7 @@ function section(t: DeviceTrack, ctx: ReportContext): ReportSection {
     { column: { title: "Type" }, cell: (e) => eventTypeName(e.type) },
     { column: { title: "Message" }, cell: (e) => e.message },
     { column: speedColumn("Speed", units), cell: (e) => shownSpeed(units, e.speedKmh) },
-    { column: { title: "Position" }, cell: positionText },
+    { column: { title: "Position" }, cell: (e) => positionText(e, ctx) },
   ];
   return { heading: t.device.name, summary: countsByType(events), tables: [fieldTable(fields, events, "No events in the period.")] };
 }

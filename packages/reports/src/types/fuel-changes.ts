@@ -80,7 +80,7 @@ function section(t: DeviceTrack, ctx: ReportContext, kind: ChangeKind): ReportSe
   const changes = read ? fuelChanges(t.track, read, kind.direction, threshold) : [];
   const fields: Field<FuelChange>[] = [
     { column: { title: "Time" }, cell: (c) => ctx.time(points[c.index]!.fixTime) },
-    { column: { title: "Position" }, cell: (c) => positionText(points[c.index]!) },
+    { column: { title: "Position" }, cell: (c) => positionText(points[c.index]!, ctx) },
     { column: { title: withUnit("Level before", unit), decimals: 2 }, cell: (c) => c.before },
     { column: { title: withUnit("Level after", unit), decimals: 2 }, cell: (c) => c.after },
     { column: { title: withUnit("Amount", unit), decimals: 2 }, cell: amountOf },

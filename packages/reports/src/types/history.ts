@@ -16,7 +16,7 @@ function positionsTable(t: DeviceTrack, ctx: ReportContext): ReportTable {
   const { points, stepKm } = t.track;
   const fields: Field<number>[] = [
     { column: { title: "Time" }, cell: (i) => ctx.time(points[i]!.fixTime) },
-    { column: { title: "Position" }, cell: (i) => positionText(points[i]!) },
+    { column: { title: "Position" }, cell: (i) => positionText(points[i]!, ctx) },
     { column: speedColumn("Speed", units), cell: (i) => shownSpeed(units, points[i]!.speedKmh) },
     { column: { title: `Altitude (${units.altitudeUnit})`, decimals: 0 }, cell: (i) => units.altitude(points[i]!.altitude) },
     { column: { title: "Course", decimals: 0 }, cell: (i) => points[i]!.course },

@@ -62,7 +62,7 @@ function section(t: DeviceTrack, ctx: ReportContext, kind: LevelKind): ReportSec
   const fields: Field<Reading>[] = [
     { column: { title: "Time" }, cell: (r) => ctx.time(points[r.index]!.fixTime) },
     { column: { title: withUnit(kind.title, unit), decimals: kind.decimals }, cell: (r) => r.value },
-    { column: { title: "Position" }, cell: (r) => positionText(points[r.index]!) },
+    { column: { title: "Position" }, cell: (r) => positionText(points[r.index]!, ctx) },
   ];
   const empty = read ? `No ${kind.sensor} readings in the period.` : `The device has no ${kind.sensor} sensor.`;
   return {

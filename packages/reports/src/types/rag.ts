@@ -53,7 +53,7 @@ function incidentsTable(t: DeviceTrack, ctx: ReportContext, incidents: readonly 
     { column: { title: "Incident" }, cell: (i) => i.name },
     { column: speedColumn("Speed from", units), cell: (i) => shownSpeed(units, points[i.first]!.speedKmh) },
     { column: speedColumn("Speed to", units), cell: (i) => shownSpeed(units, points[i.last]!.speedKmh) },
-    { column: { title: "Position" }, cell: (i) => positionText(points[i.first]!) },
+    { column: { title: "Position" }, cell: (i) => positionText(points[i.first]!, ctx) },
   ];
   return fieldTable(fields, incidents, "No harsh accelerations or brakings in the period.");
 }
@@ -70,7 +70,7 @@ function unbeltedTable(t: DeviceTrack, ctx: ReportContext, runs: readonly Run[] 
     { column: { title: "End" }, cell: (r) => ctx.time(points[r.last]!.fixTime) },
     { column: { title: "Duration" }, cell: (r) => ctx.duration(runMs(t, r)) },
     { column: distanceColumn(units), cell: (r) => units.distance(runKm(t, r)) },
-    { column: { title: "Position" }, cell: (r) => positionText(points[r.first]!) },
+    { column: { title: "Position" }, cell: (r) => positionText(points[r.first]!, ctx) },
   ];
   return fieldTable(fields, runs ?? [], runs === null ? "The device has no seatbelt sensor." : "No driving unbelted in the period.");
 }

@@ -53,7 +53,7 @@ function section(t: DeviceTrack, ctx: ReportContext, kind: SpeedKind, limitKmh: 
     { column: { title: "Duration" }, cell: (e) => ctx.duration(e.durationMs) },
     { column: speedColumn(kind.extreme.title, units), cell: (e) => shownSpeed(units, e.extremeKmh) },
     { column: speedColumn("Average speed", units), cell: (e) => shownSpeed(units, e.averageKmh) },
-    { column: { title: "Position" }, cell: (e) => positionText(points[e.first]!) },
+    { column: { title: "Position" }, cell: (e) => positionText(points[e.first]!, ctx) },
   ];
   return {
     heading: t.device.name,

@@ -12,9 +12,9 @@ function drivesTable(t: DeviceTrack, ctx: ReportContext): ReportTable {
   const ms = (gs: readonly Group[]) => sumOf(gs, (g) => g.durationMs);
   const fields: Field<Group>[] = [
     { column: { title: "Start" }, cell: (g) => ctx.time(g.startMs) },
-    { column: { title: "Start position" }, cell: (g) => positionText(points[g.first]!) },
+    { column: { title: "Start position" }, cell: (g) => positionText(points[g.first]!, ctx) },
     { column: { title: "End" }, cell: (g) => ctx.time(g.endMs) },
-    { column: { title: "End position" }, cell: (g) => positionText(points[g.last]!) },
+    { column: { title: "End position" }, cell: (g) => positionText(points[g.last]!, ctx) },
     { column: { title: "Duration" }, cell: (g) => ctx.duration(g.durationMs), total: (gs) => ctx.duration(ms(gs)) },
     { column: distanceColumn(units), cell: (g) => units.distance(g.distanceKm), total: (gs) => units.distance(km(gs)) },
     { column: speedColumn("Top speed", units), cell: (g) => shownSpeed(units, g.topSpeedKmh), total: (gs) => shownSpeed(units, maxOf(gs, (g) => g.topSpeedKmh)) },

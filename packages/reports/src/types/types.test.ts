@@ -59,4 +59,12 @@ describe("drives and stops (type 3)", () => {
     expect(section!.tables[0]!.rows).toEqual([]);
     expect(section!.tables[0]!.empty).toBe("No drives or stops in the period.");
   });
+
+  it("shows a position as its place when the context names one, and as its coordinates where it names none", () => {
+    // The stop's and the second drive's first fix are 10 km north of the start: only the start has a name.
+    const place = (p: { latitude: number }) => (p.latitude === 54 ? "Depot gate" : undefined);
+    const rows = drivesAndStops(heading, [truck()], ctx({ place })).sections[0]!.tables[0]!.rows;
+    expect(rows.map((r) => r.at(-1))).toEqual(["Depot gate", "54.089932, 25.000000", "54.089932, 25.000000"]);
+  });
 });
+
