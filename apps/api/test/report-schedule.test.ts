@@ -1,6 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { AddReportResponseSchema, GenerateReportResponseSchema, GetReportsResponseSchema, OkSchema } from "@fleet/contracts";
 import { claimReportJobs } from "@fleet/db";
+import { createGeocoder } from "@fleet/geocoder";
 import { createSmtpMailer } from "@fleet/mail";
 import { hasService, smtpTestServer, type SmtpTestServer } from "@fleet/testkit";
 import { TrackBuilder } from "@fleet/trips/testing";
@@ -28,7 +29,7 @@ function describeSchedule(kind: RecordsStore): void {
       const mailer = createSmtpMailer({ url: smtp.url, from: "Fleet <no-reply@fleet.test>", logger: quiet });
       h = new ApiHarness(kind, { mailer });
       await h.open();
-      deps = { db: h.db, history: h.history, records: liveRecordCache(h.db, h.live, { maxDevices: 1000 }), mailer, logger: quiet };
+      deps = { db: h.db, history: h.history, geocoder: createGeocoder({ logger: quiet }), records: liveRecordCache(h.db, h.live, { maxDevices: 1000 }), mailer, logger: quiet };
     });
     afterAll(async () => {
       await h.close();

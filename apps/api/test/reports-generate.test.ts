@@ -116,6 +116,47 @@ describeApi("generate_report", (h) => {
     });
   });
 
+  describe("the types read from sensors, drivers, days and shifts", () => {
+    it("makes each of them from a device's track, named by its type in the page", async () => {
+      const { user, device } = await fleet();
+      const depot = ok(await h.post("/add_geofence", { user, body: { name: "Depot gate", polygon_color: "#ff0000", type: "circle", center: { lat: 54, lng: 25 }, radius: 300 } }), GeoCreatedSchema).id;
+      const cases: [type: number, extra: Record<string, unknown>, text: string][] = [
+        [10, {}, "The device has no fuel sensor."],
+        [11, {}, "The device has no fuel sensor."],
+        [12, {}, "The device has no fuel sensor."],
+        [13, {}, "The device has no temperature sensor."],
+        [14, {}, "Truck 7"],
+        [15, { geofences: [depot] }, "Depot gate"],
+        [18, {}, "Truck 7"],
+        [19, {}, "No driver"],
+        [20, { geofences: [depot] }, "Depot gate"],
+        // 10 March 2026 is a Tuesday: the drives at 08:00 and 08:15 UTC are business trips.
+        [21, {}, "2026-03-10 08:15:10"],
+        [22, {}, "No private drives or stops in the period."],
+        [23, {}, "The device has no seatbelt sensor."],
+        [28, { geofences: [depot], parameters: { shift_start: "08:00", shift_finish: "17:00", shift_start_tolerance: 15 } }, "Depot gate"],
+      ];
+      for (const [type, extra, text] of cases) {
+        const file = await download(h, (await generate(h, user, { type, format: "html", devices: [device], ...extra })).url);
+        expect([type, file.status], file.text.slice(0, 300)).toEqual([type, 200]);
+        expect(file.text, `type ${type}`).toContain(text);
+      }
+    });
+
+    it("names positions by the user's geofences (zones_instead) and by their address (show_addresses)", async () => {
+      const { user, device } = await fleet();
+      ok(await h.post("/add_geofence", { user, body: { name: "Depot gate", polygon_color: "#ff0000", type: "circle", center: { lat: 54, lng: 25 }, radius: 300 } }), GeoCreatedSchema);
+      const zoned = await download(h, (await generate(h, user, { type: 3, format: "html", devices: [device], zones_instead: 1 })).url);
+      // The first drive starts in the depot; the stop 5 km north is in no geofence.
+      expect(zoned.text).toContain("Depot gate");
+      expect(zoned.text).toContain("54.044966, 25.000000");
+      const addressed = await download(h, (await generate(h, user, { type: 3, format: "html", devices: [device], show_addresses: 1 })).url);
+      // The offline geocoder names the nearest town with its country: no position is left as bare coordinates.
+      expect(addressed.text).not.toMatch(/\d+\.\d{6}, \d+\.\d{6}/);
+      expect(addressed.text).toMatch(/, LT</);
+    });
+  });
+
   describe("who may have it", () => {
     it("downloads for the link alone or with the owner's hash; another user's hash or a changed token finds nothing", async () => {
       const { user, device } = await fleet();
@@ -144,7 +185,8 @@ describeApi("generate_report", (h) => {
       expect(invalid(await h.post("/generate_report", body({ date_from: "2026-02-30" })))).toEqual({ date_from: "The date from is not a valid date." });
       expect(invalid(await h.post("/generate_report", body({ date_from: "2026-03-11" })))).toHaveProperty("date_to");
       expect(invalid(await h.post("/generate_report", body({ type: 10, format: "pdf" })))).toHaveProperty("format");
-      expect(Object.keys(invalid(await h.post("/generate_report", body({ type: 10 }))))).toEqual(["type"]);
+      // A customer-specific type (24) has nothing to lay out.
+      expect(invalid(await h.post("/generate_report", body({ type: 24 })))).toEqual({ type: "Customer-specific report (24) reports cannot be generated yet." });
       expect(failure(await h.post("/generate_report", { body: { title: "x" } }), 401)).toBe("Unauthenticated.");
     });
   });

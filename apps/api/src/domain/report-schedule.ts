@@ -50,7 +50,8 @@ async function run(deps: ReportScheduleDeps, job: ReportJob): Promise<"sent" | "
   const devices = report.devices.map((id) => records.get(id)).filter((d): d is LiveRecord => d !== undefined);
   const format = report.format as ReportFormat;
   const range = { fromMs: job.periodFrom.getTime(), toMs: job.periodTo.getTime() - 1 };
-  const file = await makeReport(deps, user, report, devices, range, format);
+  // Parameters were checked against the type's declarations when the definition was saved.
+  const file = await makeReport(deps, user, { ...report, parameters: report.parameters as Record<string, number | string> }, devices, range, format);
   const clock = userClock(user);
   const days = Math.round((job.periodTo.getTime() - job.periodFrom.getTime()) / DAY);
   const period = days <= 1 ? clock.format(range.fromMs).slice(0, 10) : `${clock.format(range.fromMs).slice(0, 10)} – ${clock.format(range.toMs).slice(0, 10)}`;

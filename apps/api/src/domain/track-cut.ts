@@ -10,7 +10,7 @@ import type { SegmentOptions } from "@fleet/trips";
  */
 
 /** A numeric sensor's number at a fix, or null. */
-function numberAt(def: SensorDefinition, row: HistoryRow): number | null {
+export function numberAt(def: SensorDefinition, row: HistoryRow): number | null {
   const { value } = readSensor(def, { attributes: row.attributes, speedKmh: row.speedKmh, odometerKm: 0, engineSeconds: 0 });
   return typeof value === "number" ? value : null;
 }
