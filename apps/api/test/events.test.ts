@@ -54,7 +54,8 @@ describeApi("events", (h: ApiHarness) => {
       alert_id: 0,
       type: "geofence_in",
       message: "Zone in",
-      address: "-",
+      // Recorded without an address: named by the geocoder (the offline one: the nearest town).
+      address: "Vilnius, LT",
       time: "2025-05-02 00:30:00",
       created_at: expect.stringMatching(/^\d{4}-\d{2}-\d{2} \d{2}:\d{2}:\d{2}$/),
       updated_at: expect.stringMatching(/^\d{4}-\d{2}-\d{2} \d{2}:\d{2}:\d{2}$/),
@@ -71,6 +72,13 @@ describeApi("events", (h: ApiHarness) => {
     });
     expect(items.data[2]!.address).toBe("Harbour road 5");
     expect(await messages(b)).toEqual(["Their secret event"]);
+  });
+
+  it("shows '-' for an event the geocoder cannot name (mid-ocean, far from any town)", async () => {
+    const user = await h.newUser();
+    const boat = await h.addDevice(user, { name: "Boat" });
+    await recordEvents(h.db, [event(user, boat, "2025-05-03T09:00:00Z", { message: "Mid-Atlantic", latitude: 0, longitude: -30 })]);
+    expect((await list(user)).data.map((e) => [e.message, e.address])).toEqual([["Mid-Atlantic", "-"]]);
   });
 
   it("filters by device, type, a period on the account's clock and text in the message, the device's name or the address", async () => {

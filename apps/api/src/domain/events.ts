@@ -1,9 +1,11 @@
 import { EVENTS_PER_PAGE, userClock, userUnits, type EventItem, type GetEventsQuery, type LiveEvent, type UserClock } from "@fleet/contracts";
 import { destroyUserEvents, findUserDevice, listCustomEventsByProtocol, listUserEventsByIds, pageUserEvents, type Db, type EventRow, type User } from "@fleet/db";
+import type { Geocoder } from "@fleet/geocoder";
 import type { LiveStore } from "@fleet/live";
 import { pageRequest, pageWindow, paginate } from "../lib/pagination.js";
 import { readPeriod } from "../lib/user-dates.js";
 import { found } from "./found.js";
+import { addressesOf, placeKey } from "./point-addresses.js";
 
 /*
  * Events: what the rules service recorded for the user (through @fleet/db's recordEvents),
@@ -23,8 +25,11 @@ function shownFor(user: User): Shown {
   return { clock: userClock(user), speed: (kmh) => Math.round(units.speed(kmh)), altitude: (m) => Math.round(units.altitude(m)) };
 }
 
-/** The spec's Event record; links the event lacks are 0, an unknown address "-" as in the live list. */
-function eventItem(e: EventRow, { clock, speed, altitude }: Shown): EventItem {
+/**
+ * The spec's Event record; links the event lacks are 0. Its address is the stored one, else the
+ * geocoder's for its position (`addresses`, by placeKey), else "-" as in the live list.
+ */
+function eventItem(e: EventRow, { clock, speed, altitude }: Shown, addresses: ReadonlyMap<string, string> = NO_ADDRESSES): EventItem {
   return {
     id: e.id,
     user_id: e.userId,
@@ -34,7 +39,7 @@ function eventItem(e: EventRow, { clock, speed, altitude }: Shown): EventItem {
     alert_id: e.alertId ?? 0,
     type: e.type,
     message: e.message,
-    address: e.address === "" ? "-" : e.address,
+    address: e.address || addresses.get(placeKey(e)) || "-",
     time: clock.format(e.time.getTime()),
     created_at: clock.format(e.createdAt.getTime()),
     updated_at: clock.format(e.updatedAt.getTime()),
@@ -50,8 +55,16 @@ function eventItem(e: EventRow, { clock, speed, altitude }: Shown): EventItem {
   };
 }
 
-/** get_events: a page of the user's events, newest first; `url` is the request's, for the page links. */
-export async function list(db: Db, user: User, query: GetEventsQuery, url: string) {
+const NO_ADDRESSES: ReadonlyMap<string, string> = new Map();
+/** How long a page of events may wait for the addresses of its positions. */
+const ADDRESS_BUDGET_MS = 3000;
+
+/**
+ * get_events: a page of the user's events, newest first, each without a stored address named
+ * through the geocoder (which caches them; a slow one leaves "-"); `url` is the request's, for
+ * the page links.
+ */
+export async function list(db: Db, geocoder: Pick<Geocoder, "reverse">, user: User, query: GetEventsQuery, url: string) {
   const shown = shownFor(user);
   const { fromMs, toMs } = readPeriod(shown.clock, query);
   // Another user's device answers as a missing one, whether or not it has events.
@@ -59,7 +72,8 @@ export async function list(db: Db, user: User, query: GetEventsQuery, url: strin
   const page = pageRequest(query, EVENTS_PER_PAGE);
   const search = query.search?.trim();
   const { total, rows } = await pageUserEvents(db, user.id, { deviceId: query.device_id, type: query.type || undefined, fromMs, toMs, search: search || undefined }, pageWindow(page));
-  return { status: 1 as const, items: paginate({ url }, page, total, rows.map((e) => eventItem(e, shown))) };
+  const addresses = await addressesOf(geocoder, rows.filter((e) => e.address === ""), ADDRESS_BUDGET_MS);
+  return { status: 1 as const, items: paginate({ url }, page, total, rows.map((e) => eventItem(e, shown, addresses))) };
 }
 
 /** destroy_events: every event of the user goes, nobody else's. */

@@ -1,6 +1,7 @@
 import { listUserGeofences, type Db, type User } from "@fleet/db";
 import { GeofenceIndex } from "@fleet/geo";
 import type { Geocoder } from "@fleet/geocoder";
+import { addressesOf, placeKey } from "./point-addresses.js";
 
 /*
  * The places a report shows positions as: with zones_instead, the name of the user's geofence
@@ -16,10 +17,7 @@ export interface PlaceDeps {
 
 type Point = { latitude: number; longitude: number };
 
-/** Points closer than ~1 m are one place: a parked vehicle's fixes are looked up once. */
-const keyOf = (p: Point) => `${p.latitude.toFixed(5)},${p.longitude.toFixed(5)}`;
-/** How many lookups run at once, and how long the whole report may wait for addresses. */
-const CONCURRENCY = 8;
+/** How long the whole report may wait for addresses. */
 const ADDRESS_BUDGET_MS = 15_000;
 
 /** The user's geofences' names by position: the first geofence (by id) holding it. */
@@ -33,22 +31,6 @@ async function zonesOf(db: Db, user: User): Promise<(p: Point) => string | undef
   };
 }
 
-/** The addresses of these points, as many as the geocoder answers within the budget. */
-async function addressesOf(geocoder: PlaceDeps["geocoder"], points: readonly Point[]): Promise<Map<string, string>> {
-  const todo = [...new Map(points.map((p) => [keyOf(p), p])).entries()];
-  const found = new Map<string, string>();
-  const deadline = Date.now() + ADDRESS_BUDGET_MS;
-  const worker = async () => {
-    for (let next = todo.pop(); next && Date.now() < deadline; next = todo.pop()) {
-      const [key, p] = next;
-      const place = await geocoder.reverse({ lat: p.latitude, lng: p.longitude });
-      if (place?.address) found.set(key, place.address);
-    }
-  };
-  await Promise.race([Promise.all(Array.from({ length: CONCURRENCY }, worker)), new Promise((resolve) => setTimeout(resolve, ADDRESS_BUDGET_MS).unref())]);
-  return found;
-}
-
 /**
  * How the report names the points it shows (`shown`, found by laying it out once without
  * names), or undefined when it asks for no places.
@@ -56,6 +38,6 @@ async function addressesOf(geocoder: PlaceDeps["geocoder"], points: readonly Poi
 export async function placesFor(deps: PlaceDeps, user: User, asked: { showAddresses: boolean; zonesInstead: boolean }, shown: readonly Point[]): Promise<((p: Point) => string | undefined) | undefined> {
   if (!asked.showAddresses && !asked.zonesInstead) return undefined;
   const zone = asked.zonesInstead ? await zonesOf(deps.db, user) : () => undefined;
-  const addresses = asked.showAddresses ? await addressesOf(deps.geocoder, shown.filter((p) => zone(p) === undefined)) : new Map<string, string>();
-  return (p) => zone(p) ?? addresses.get(keyOf(p));
+  const addresses = asked.showAddresses ? await addressesOf(deps.geocoder, shown.filter((p) => zone(p) === undefined), ADDRESS_BUDGET_MS) : new Map<string, string>();
+  return (p) => zone(p) ?? addresses.get(placeKey(p));
 }

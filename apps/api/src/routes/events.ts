@@ -4,13 +4,13 @@ import * as events from "../domain/events.js";
 import { OK, endpoints } from "../lib/endpoints.js";
 
 export const eventRoutes: FastifyPluginAsyncTypebox = async (app) => {
-  const { db } = app.services;
+  const { db, geocoder } = app.services;
   const api = endpoints(app, ["Event"]);
 
   api.get(
     "/get_events",
     { summary: "The user's events, newest first, 30 a page: by device, type, period (the account's clock) and text in the message, device name or address", query: contracts.GetEventsQuerySchema, response: contracts.GetEventsResponseSchema },
-    ({ user, query, req }) => events.list(db, user, query, req.url),
+    ({ user, query, req }) => events.list(db, geocoder, user, query, req.url),
   );
   api.get("/destroy_events", { summary: "Delete every event of the user", response: contracts.DestroyEventsResponseSchema }, async ({ user }) => (await events.destroyAll(db, user), OK));
 
