@@ -52,6 +52,17 @@ describeApi("generate_report", (h) => {
       for (const text of ["2026-03-10 08:05:10", "2026-03-10 08:15:10", "2026-03-10 08:20:10", "10min 0s", "5.00"]) expect(file.text).toContain(text);
     });
 
+    it("lays out several devices one after another, in the order asked", async () => {
+      const { user, device } = await fleet();
+      const van = await h.addDevice(user, { name: "Van 3", min_moving_speed: 6 });
+      await h.history.insert(tenMinuteStop(van));
+      const text = (await download(h, (await generate(h, user, { type: 3, format: "html", devices: [van, device] })).url)).text;
+      expect(text.indexOf("Van 3")).toBeGreaterThan(0);
+      expect(text.indexOf("Truck 7")).toBeGreaterThan(text.indexOf("Van 3"));
+      // Each device's own drives: both stopped from 08:05:10 to 08:15:10.
+      expect(text.split("2026-03-10 08:15:10").length - 1).toBeGreaterThanOrEqual(4);
+    });
+
     it("makes a spreadsheet and portrait and landscape pdfs of general information, as files", async () => {
       const { user, device } = await fleet();
       const xls = await download(h, (await generate(h, user, { type: 1, format: "xls", devices: [device] })).url);

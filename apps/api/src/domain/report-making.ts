@@ -7,7 +7,7 @@ import { segmentTrack } from "@fleet/trips";
 import { formatDuration } from "../lib/live-item.js";
 import type { LiveRecord } from "../lib/live-records.js";
 import { localTimes } from "../lib/local-times.js";
-import { placesFor, type PlaceDeps } from "./report-places.js";
+import { placeNamer, type PlaceDeps } from "./report-places.js";
 import { isFuelLevel, numberAt, segmentOptions } from "./track-cut.js";
 
 /*
@@ -24,6 +24,11 @@ type Builder = (heading: ReportHeading, tracks: readonly DeviceTrack[], ctx: Rep
 
 interface TypeSpec {
   build: Builder;
+  /**
+   * It lays out all devices together (a row per device, a section per driver). The others are
+   * laid out device by device, so no device's positions are kept past its own sections.
+   */
+  combined?: boolean;
   /** It lists the devices' events. */
   events?: boolean;
   /** It names stops by every geofence of the user, not the report's (type 18 has no geofences field). */
@@ -33,7 +38,7 @@ interface TypeSpec {
 /** Every type of the catalogue but the two customer-specific ones (24, 27), by id (docs/decisions.md, "Reports that run"). */
 const TYPES: Partial<Record<number, TypeSpec>> = {
   1: { build: types.generalInformation },
-  2: { build: types.generalInformationMerged },
+  2: { build: types.generalInformationMerged, combined: true },
   3: { build: types.drivesAndStops },
   4: { build: types.travelSheet },
   5: { build: types.overspeeds },
@@ -46,12 +51,12 @@ const TYPES: Partial<Record<number, TypeSpec>> = {
   13: { build: types.temperature },
   14: { build: types.rag },
   15: { build: types.geofenceInOut24h },
-  16: { build: types.generalInformationMergedCustom },
+  16: { build: types.generalInformationMergedCustom, combined: true },
   18: { build: types.drivesAndStopsGeofences, allGeofences: true },
-  19: { build: types.drivesAndStopsDrivers },
+  19: { build: types.drivesAndStopsDrivers, combined: true },
   20: { build: types.geofenceInOutIgnition },
-  21: { build: types.drivesAndStopsDriversBusiness },
-  22: { build: types.drivesAndStopsDriversPrivate },
+  21: { build: types.drivesAndStopsDriversBusiness, combined: true },
+  22: { build: types.drivesAndStopsDriversPrivate, combined: true },
   23: { build: types.ragSeatbelt },
   25: { build: types.objectHistory },
   28: { build: types.geofenceInOutShift },
@@ -95,38 +100,56 @@ async function driverNames(db: Db, userId: number, tracks: readonly DeviceTrack[
 
 type Definition = Pick<ReportInput, "title" | "type" | "stops" | "speedLimit" | "geofences" | "showAddresses" | "zonesInstead" | "parameters">;
 
-/** The report's file: its devices' tracks over the period (one device at a time: a month of a fleet's positions does not fit in memory at once), laid out by its type, rendered in `format`. */
+/**
+ * The report's file: its devices' tracks over the period, laid out by its type, rendered in
+ * `format`. Devices are read one at a time and, but for the types that combine them, laid out
+ * one at a time: a month of a fleet's positions does not fit in memory at once.
+ */
 export async function makeReport(deps: ReportMakingDeps, user: User, definition: Definition, devices: readonly LiveRecord[], range: HistoryRange, format: ReportFormat): Promise<RenderedReport> {
   const type = findReportType(definition.type)!;
   const spec = TYPES[type.type];
   if (!spec) throw new Error(`report type ${type.type} cannot be made`);
   const clock = userClock(user);
   const units = userUnits(user);
-  const tracks: DeviceTrack[] = [];
-  for (const { device, sensors } of devices) {
-    const rows = await deps.history.queryWithFields({ deviceId: device.id, fromMs: range.fromMs, toMs: range.toMs });
-    const fuel = sensors.find(isFuelLevel);
-    tracks.push({
-      device: { id: device.id, name: device.name, plateNumber: device.plateNumber, minFuelFillings: Number(device.minFuelFillings), minFuelThefts: Number(device.minFuelThefts) },
-      track: segmentTrack(rows, segmentOptions(device, sensors, definition.stops * 60, rows)),
-      fuelUnit: fuel ? fuel.unitOfMeasurement : null,
-      readings: readingsOf(sensors),
-      ...(spec.events ? { events: await eventsOf(deps.db, user.id, device.id, range) } : {}),
-    });
-  }
   const ctx: ReportContext = {
     units,
     time: localTimes(clock),
     duration: formatDuration,
     speedLimitKmh: definition.speedLimit === null ? null : units.distanceUnit === "mi" ? definition.speedLimit * KM_PER_MILE : definition.speedLimit,
     localInstant: (date, time) => clock.toInstant(date, time),
-    driverName: await driverNames(deps.db, user.id, tracks),
   };
   const heading: ReportHeading = { title: definition.title, typeName: type.name, fromMs: range.fromMs, toMs: range.toMs };
   const geofences = await geofencesOf(deps.db, user.id, spec.allGeofences ? undefined : definition.geofences);
-  const layOut = (place?: ReportContext["place"]) => spec.build(heading, tracks, place ? { ...ctx, place } : ctx, geofences, definition.parameters);
-  // Laid out once to learn which positions it shows, then again with their places.
-  const shown: { latitude: number; longitude: number }[] = [];
-  const places = await placesFor(deps, user, definition, definition.showAddresses || definition.zonesInstead ? (layOut((p) => void shown.push(p)), shown) : []);
-  return renderReport(places ? layOut(places) : layOut(), format);
+  const names = await placeNamer(deps, user, definition);
+
+  const trackOf = async ({ device, sensors }: LiveRecord): Promise<DeviceTrack> => {
+    const rows = await deps.history.queryWithFields({ deviceId: device.id, fromMs: range.fromMs, toMs: range.toMs });
+    const fuel = sensors.find(isFuelLevel);
+    return {
+      device: { id: device.id, name: device.name, plateNumber: device.plateNumber, minFuelFillings: Number(device.minFuelFillings), minFuelThefts: Number(device.minFuelThefts) },
+      track: segmentTrack(rows, segmentOptions(device, sensors, definition.stops * 60, rows)),
+      fuelUnit: fuel ? fuel.unitOfMeasurement : null,
+      readings: readingsOf(sensors),
+      ...(spec.events ? { events: await eventsOf(deps.db, user.id, device.id, range) } : {}),
+    };
+  };
+  /** These tracks laid out; with places, laid out once to learn which positions it shows, then again with their names. */
+  const layOut = async (tracks: readonly DeviceTrack[]): Promise<ReportDocument> => {
+    const base = { ...ctx, driverName: await driverNames(deps.db, user.id, tracks) };
+    const build = (c: ReportContext) => spec.build(heading, tracks, c, geofences, definition.parameters);
+    if (!names) return build(base);
+    const shown: { latitude: number; longitude: number }[] = [];
+    build({ ...base, place: (p) => void shown.push(p) });
+    return build({ ...base, place: await names(shown) });
+  };
+
+  if (spec.combined) {
+    const tracks: DeviceTrack[] = [];
+    for (const d of devices) tracks.push(await trackOf(d));
+    return renderReport(await layOut(tracks), format);
+  }
+  const doc = await layOut([]);
+  const sections = [];
+  for (const d of devices) sections.push(...(await layOut([await trackOf(d)])).sections);
+  return renderReport({ ...doc, sections: [...doc.sections, ...sections] }, format);
 }

@@ -31,13 +31,21 @@ async function zonesOf(db: Db, user: User): Promise<(p: Point) => string | undef
   };
 }
 
+type Place = (p: Point) => string | undefined;
+
 /**
- * How the report names the points it shows (`shown`, found by laying it out once without
- * names), or undefined when it asks for no places.
+ * How a report names the points it shows: given the points a part of it shows (found by
+ * laying that part out once without names), the names to lay it out with; undefined when the
+ * report asks for no places. The user's geofences are read once per report; the addresses'
+ * time budget is the whole report's.
  */
-export async function placesFor(deps: PlaceDeps, user: User, asked: { showAddresses: boolean; zonesInstead: boolean }, shown: readonly Point[]): Promise<((p: Point) => string | undefined) | undefined> {
+export async function placeNamer(deps: PlaceDeps, user: User, asked: { showAddresses: boolean; zonesInstead: boolean }): Promise<((shown: readonly Point[]) => Promise<Place>) | undefined> {
   if (!asked.showAddresses && !asked.zonesInstead) return undefined;
-  const zone = asked.zonesInstead ? await zonesOf(deps.db, user) : () => undefined;
-  const addresses = asked.showAddresses ? await addressesOf(deps.geocoder, shown.filter((p) => zone(p) === undefined), ADDRESS_BUDGET_MS) : new Map<string, string>();
-  return (p) => zone(p) ?? addresses.get(placeKey(p));
+  const zone: Place = asked.zonesInstead ? await zonesOf(deps.db, user) : () => undefined;
+  const deadline = Date.now() + ADDRESS_BUDGET_MS;
+  return async (shown) => {
+    const budget = deadline - Date.now();
+    const addresses = asked.showAddresses && budget > 0 ? await addressesOf(deps.geocoder, shown.filter((p) => zone(p) === undefined), budget) : new Map<string, string>();
+    return (p) => zone(p) ?? addresses.get(placeKey(p));
+  };
 }
