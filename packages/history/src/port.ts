@@ -10,12 +10,16 @@ export interface HistoryQuery {
   offset?: number;
 }
 
-/** A stored position with the vendor's position fields the row alone decides, as JSON members. */
-export interface PositionWithFields extends HistoryRow {
-  /** UTF-8 JSON, an object's opening brace and members (`{"id":…,"device_id":…,…`): see positions-with-fields.ts. */
-  readonly fields: Uint8Array;
+/** A stored position whose texts (attributes, unique id, protocol) are decoded only when read. */
+export interface StoredRow extends HistoryRow {
   /** The attributes as stored: JSON.stringify of them. */
   readonly attributesText: string;
+}
+
+/** A stored position with the vendor's position fields the row alone decides, as JSON members. */
+export interface PositionWithFields extends StoredRow {
+  /** UTF-8 JSON, an object's opening brace and members (`{"id":…,"device_id":…,…`): see positions-with-fields.ts. */
+  readonly fields: Uint8Array;
 }
 
 /**
@@ -33,6 +37,11 @@ export interface HistoryStore {
   query(q: HistoryQuery): Promise<HistoryRow[]>;
   /** The rows `query` gives for the range (no paging), each with its vendor fields made by the engine. */
   queryWithFields(q: Omit<HistoryQuery, "limit" | "offset">): Promise<PositionWithFields[]>;
+  /**
+   * The rows `query` gives for the range (no paging), their texts decoded when read: what a
+   * report cuts a track from, without the vendor fields it never shows (half the engine's work).
+   */
+  queryRows(q: Omit<HistoryQuery, "limit" | "offset">): Promise<StoredRow[]>;
   count(filter?: { deviceId?: number; fromMs?: number; toMs?: number }): Promise<number>;
   /** The device's row just before `(fixTime, id)` in time order, if any. */
   previous(deviceId: number, before: { fixTime: number; id: number }): Promise<HistoryRow | undefined>;

@@ -1,7 +1,7 @@
 import type { Attributes } from "@fleet/contracts";
 import type { HistoryDriver } from "./driver.js";
 import { positionFilter } from "./filter.js";
-import type { HistoryQuery, PositionWithFields } from "./port.js";
+import type { HistoryQuery, PositionWithFields, StoredRow } from "./port.js";
 import { RowBinaryReader } from "./row-binary.js";
 
 /*
@@ -79,11 +79,18 @@ class StoredPosition implements PositionWithFields {
   }
 }
 
+const NO_FIELDS: Uint8Array = new Uint8Array(0);
+
 /** The range's rows as `query` reads them, each with its fields. */
-export async function selectPositionsWithFields(driver: HistoryDriver, db: string, q: Omit<HistoryQuery, "limit" | "offset">): Promise<PositionWithFields[]> {
+export const selectPositionsWithFields = (driver: HistoryDriver, db: string, q: Omit<HistoryQuery, "limit" | "offset">): Promise<PositionWithFields[]> => selectStored(driver, db, q, true);
+
+/** The range's rows as `query` reads them, without the fields (their texts decoded when read). */
+export const selectStoredRows = (driver: HistoryDriver, db: string, q: Omit<HistoryQuery, "limit" | "offset">): Promise<StoredRow[]> => selectStored(driver, db, q, false);
+
+async function selectStored(driver: HistoryDriver, db: string, q: Omit<HistoryQuery, "limit" | "offset">, withFields: boolean): Promise<PositionWithFields[]> {
   const { where, params } = positionFilter({ deviceId: q.deviceId, fromMs: q.fromMs, toMs: q.toMs });
   const bytes = await driver.selectRowBinary(
-    `SELECT ${COLUMNS}, ${POSITION_FIELDS}
+    `SELECT ${COLUMNS}${withFields ? `, ${POSITION_FIELDS}` : ""}
 FROM ${db}.positions FINAL
 ${where}
 ORDER BY fix_time, id`,
@@ -106,8 +113,12 @@ ORDER BY fix_time, id`,
     const valid = r.uint8() !== 0;
     const engineOn = r.uint8() !== 0;
     const attributesAt = r.skipString();
-    const [start, end] = r.stringRange();
-    rows.push(new StoredPosition(r, id, q.deviceId, fixTime, serverTime, uniqueIdAt, protocolAt, latitude, longitude, altitude, course, speedKmh, distanceKm, valid, engineOn, attributesAt, bytes.subarray(start, end)));
+    let fields = NO_FIELDS;
+    if (withFields) {
+      const [start, end] = r.stringRange();
+      fields = bytes.subarray(start, end);
+    }
+    rows.push(new StoredPosition(r, id, q.deviceId, fixTime, serverTime, uniqueIdAt, protocolAt, latitude, longitude, altitude, course, speedKmh, distanceKm, valid, engineOn, attributesAt, fields));
   }
   return rows;
 }

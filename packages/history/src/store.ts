@@ -5,7 +5,7 @@ import { lastStates } from "./last-states.js";
 import { migrations as allMigrations, type Migration } from "./migrations.js";
 import { minuteCounts, storedCount } from "./pages.js";
 import type { HistoryQuery, HistoryStore } from "./port.js";
-import { selectPositionsWithFields } from "./positions-with-fields.js";
+import { selectPositionsWithFields, selectStoredRows } from "./positions-with-fields.js";
 import { POSITION_COLUMNS, POSITION_JSON, toInsertTuples, toSafeNumber } from "./rows.js";
 
 /** Ids per DELETE statement: query parameters travel in the URL of an HTTP request. */
@@ -110,6 +110,7 @@ export function historyStoreOver(driver: HistoryDriver, db: string): HistoryStor
     insert: (rows) => insertPositions(driver, db, rows),
     query: (q) => selectPositions(driver, db, q),
     queryWithFields: (q) => selectPositionsWithFields(driver, db, q),
+    queryRows: (q) => selectStoredRows(driver, db, q),
     count: (filter) => countPositions(driver, db, filter),
     previous: (deviceId, before) => previousPosition(driver, db, deviceId, before),
     lastStates: (devices) => lastStates(driver, db, devices),

@@ -180,6 +180,11 @@ export function historyContract(name: string, makeHarness: () => Promise<History
         protocol: odd.protocol,
       });
       expect(await store.queryWithFields({ deviceId: 9, fromMs: T0, toMs: T0 + 60_000 })).toEqual([]);
+      // queryRows: the same rows and texts, without the fields.
+      const plain = await store.queryRows(range);
+      expect(plain.map((p) => Object.fromEntries(keys.map((k) => [k, p[k]])))).toEqual(await store.query(range));
+      expect(plain.map((p) => p.attributesText)).toEqual(got.map((p) => p.attributesText));
+      expect(await store.queryRows({ deviceId: 9, fromMs: T0, toMs: T0 + 60_000 })).toEqual([]);
     });
 
     it("deletes only the named ids of the named devices", async () => {

@@ -17,7 +17,7 @@ import { isFuelLevel, numberAt, segmentOptions } from "./track-cut.js";
  */
 
 export interface ReportMakingDeps extends PlaceDeps {
-  history: Pick<HistoryStore, "queryWithFields">;
+  history: Pick<HistoryStore, "queryRows">;
 }
 
 type Builder = (heading: ReportHeading, tracks: readonly DeviceTrack[], ctx: ReportContext, geofences: readonly ReportGeofence[], parameters: Record<string, number | string>) => ReportDocument;
@@ -123,7 +123,7 @@ export async function makeReport(deps: ReportMakingDeps, user: User, definition:
   const names = await placeNamer(deps, user, definition);
 
   const trackOf = async ({ device, sensors }: LiveRecord): Promise<DeviceTrack> => {
-    const rows = await deps.history.queryWithFields({ deviceId: device.id, fromMs: range.fromMs, toMs: range.toMs });
+    const rows = await deps.history.queryRows({ deviceId: device.id, fromMs: range.fromMs, toMs: range.toMs });
     const fuel = sensors.find(isFuelLevel);
     return {
       device: { id: device.id, name: device.name, plateNumber: device.plateNumber, minFuelFillings: Number(device.minFuelFillings), minFuelThefts: Number(device.minFuelThefts) },

@@ -1,6 +1,6 @@
 import { rfidOf, type HistoryRow } from "@fleet/contracts";
 import type { Sensor, UserDeviceRecord } from "@fleet/db";
-import type { PositionWithFields } from "@fleet/history";
+import type { StoredRow } from "@fleet/history";
 import { engineSensorOf, readSensor, type SensorDefinition } from "@fleet/sensors";
 import type { SegmentOptions } from "@fleet/trips";
 
@@ -18,7 +18,7 @@ export function numberAt(def: SensorDefinition, row: HistoryRow): number | null 
 export const isFuelLevel = (s: Sensor) => s.type === "fuel_tank" || s.type === "fuel_tank_calibration";
 
 /** How the device's track is cut: its moving speed and engine sensor, its engine-hours and fuel sensors, and the stop length asked for. */
-export function segmentOptions(device: UserDeviceRecord, sensors: readonly Sensor[], stopsSeconds: number | undefined, rows: readonly PositionWithFields[]): SegmentOptions {
+export function segmentOptions(device: UserDeviceRecord, sensors: readonly Sensor[], stopsSeconds: number | undefined, rows: readonly StoredRow[]): SegmentOptions {
   // Only positions whose stored attributes name a card are parsed for it: most carry none.
   const carded = new Set<HistoryRow>(rows.filter((r) => r.attributesText.includes('"rfid"') || r.attributesText.includes('"driveruniqueid"')));
   const hours = device.engineHours === "engine_hours" ? sensors.find((s) => s.type === "engine_hours") : undefined;
