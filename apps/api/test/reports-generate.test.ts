@@ -181,11 +181,17 @@ describeApi("generate_report", (h) => {
       expect((await download(h, tampered)).status).toBe(404);
     });
 
-    it("refuses another user's device like a missing one, with nothing made", async () => {
+    it("refuses another user's device or geofence like a missing one, with nothing made", async () => {
       const { device } = await fleet();
       const other = await h.newUser();
       expect(invalid(await h.post("/generate_report", { user: other, body: { title: "x", type: 3, format: "html", devices: [device], ...PERIOD } }))).toEqual({ devices: "The selected devices are invalid." });
       expect(invalid(await h.post("/generate_report", { user: other, body: { title: "x", type: 3, format: "html", devices: [999_999_999], ...PERIOD } }))).toEqual({ devices: "The selected devices are invalid." });
+      // A geofence of another user is refused like a missing one, as add_report refuses it.
+      const theirs = ok(await h.post("/add_geofence", { user: other, body: { name: "Theirs", polygon_color: "#ff0000", type: "circle", center: { lat: 54, lng: 25 }, radius: 300 } }), GeoCreatedSchema).id;
+      const { user, device: mine } = await fleet();
+      for (const geofence of [theirs, 999_999_999]) {
+        expect(invalid(await h.post("/generate_report", { user, body: { title: "x", type: 7, format: "html", devices: [mine], geofences: [geofence], ...PERIOD } }))).toEqual({ geofences: "The selected geofences are invalid." });
+      }
     });
   });
 

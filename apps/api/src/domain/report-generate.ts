@@ -1,5 +1,5 @@
 import { InvalidInputError, findReportType, parseRange, userClock, type GenerateReportBody, type HistoryRange, type UserClock } from "@fleet/contracts";
-import { completeReportFile, createReportFile, failReportFile, type User } from "@fleet/db";
+import { completeReportFile, createReportFile, failReportFile, listUserGeofences, type User } from "@fleet/db";
 import type { Mailer } from "@fleet/mail";
 import { REPORT_FILE_TYPES } from "@fleet/reports";
 import type { LiveRecord, LiveRecordCache } from "../lib/live-records.js";
@@ -49,15 +49,18 @@ export async function generateReport(deps: ReportGenerateDeps, user: User, body:
   const definition = checkedReport(body);
   if (!canMake(definition.type)) throw new InvalidInputError({ type: `${findReportType(definition.type)!.name} reports cannot be generated yet.` });
   const range = period(userClock(user), body);
-  const records = await deps.records.of(user.id);
+  const [records, geofences] = await Promise.all([deps.records.of(user.id), listUserGeofences(deps.db, user.id)]);
   const devices = definition.devices.map((id) => records.get(id));
   if (devices.some((d) => d === undefined)) throw new InvalidInputError({ devices: "The selected devices are invalid." });
+  // Another user's geofence is refused as a missing one is, as add_report refuses it.
+  const own = new Set(geofences.map((g) => g.id));
+  if (!definition.geofences.every((id) => own.has(id))) throw new InvalidInputError({ geofences: "The selected geofences are invalid." });
 
   // The file's type is known before it is made: the link can be handed out now.
   const { contentType, extension } = REPORT_FILE_TYPES[body.format];
   const file = await createReportFile(deps.db, { userId: user.id, fileName: reportFileName(definition.title, extension), contentType, ttlMs: deps.ttlMs });
   const periodText = `${body.date_from.slice(0, 10)}${body.date_to.slice(0, 10) === body.date_from.slice(0, 10) ? "" : ` – ${body.date_to.slice(0, 10)}`}`;
-  const making = makeReport(deps, user, definition, devices as LiveRecord[], range, body.format)
+  const making = makeReport(deps, user, definition, { devices: devices as LiveRecord[], geofences }, range, body.format)
     .then(async (rendered) => {
       await completeReportFile(deps.db, file.id, rendered.body);
       // The file is kept whatever becomes of the mail: a mail that fails is logged, the link still works.

@@ -1,5 +1,5 @@
 import { KM_PER_MILE, findReportType, userClock, userUnits, type HistoryRange, type ReportFormat } from "@fleet/contracts";
-import { findUserDriversByRfid, listUserDeviceEvents, listUserGeofences, type Db, type ReportInput, type Sensor, type User } from "@fleet/db";
+import { findUserDriversByRfid, listUserDeviceEvents, type Db, type Geofence, type ReportInput, type Sensor, type User } from "@fleet/db";
 import type { HistoryStore } from "@fleet/history";
 import * as types from "@fleet/reports";
 import { renderReport, type DeviceTrack, type RenderedReport, type ReportContext, type ReportDocument, type ReportGeofence, type ReportHeading } from "@fleet/reports";
@@ -17,6 +17,7 @@ import { isFuelLevel, numberAt, segmentOptions } from "./track-cut.js";
  */
 
 export interface ReportMakingDeps extends PlaceDeps {
+  db: Db;
   history: Pick<HistoryStore, "queryRows">;
 }
 
@@ -31,6 +32,8 @@ interface TypeSpec {
   combined?: boolean;
   /** It lists the devices' events. */
   events?: boolean;
+  /** It names the drivers whose cards its devices read. */
+  drivers?: boolean;
   /** It names stops by every geofence of the user, not the report's (type 18 has no geofences field). */
   allGeofences?: boolean;
 }
@@ -53,10 +56,10 @@ const TYPES: Partial<Record<number, TypeSpec>> = {
   15: { build: types.geofenceInOut24h },
   16: { build: types.generalInformationMergedCustom, combined: true },
   18: { build: types.drivesAndStopsGeofences, allGeofences: true },
-  19: { build: types.drivesAndStopsDrivers, combined: true },
+  19: { build: types.drivesAndStopsDrivers, combined: true, drivers: true },
   20: { build: types.geofenceInOutIgnition },
-  21: { build: types.drivesAndStopsDriversBusiness, combined: true },
-  22: { build: types.drivesAndStopsDriversPrivate, combined: true },
+  21: { build: types.drivesAndStopsDriversBusiness, combined: true, drivers: true },
+  22: { build: types.drivesAndStopsDriversPrivate, combined: true, drivers: true },
   23: { build: types.ragSeatbelt },
   25: { build: types.objectHistory },
   28: { build: types.geofenceInOutShift },
@@ -73,12 +76,9 @@ async function eventsOf(db: Db, userId: number, deviceId: number, range: History
 }
 
 /** The user's geofences the report is about (all of them when `ids` is undefined), as the geofence types read them. */
-async function geofencesOf(db: Db, userId: number, ids: readonly number[] | undefined): Promise<ReportGeofence[]> {
-  if (ids?.length === 0) return [];
+function geofencesOf(userGeofences: readonly Geofence[], ids: readonly number[] | undefined): ReportGeofence[] {
   const wanted = ids && new Set(ids);
-  return (await listUserGeofences(db, userId))
-    .filter((g) => !wanted || wanted.has(g.id))
-    .map((g) => ({ id: g.id, name: g.name, shape: { type: g.type, coordinates: g.coordinates, center: g.center ?? null, radius: g.radius } }));
+  return userGeofences.filter((g) => !wanted || wanted.has(g.id)).map((g) => ({ id: g.id, name: g.name, shape: g }));
 }
 
 /** How the types that list sensor readings read this device's. */
@@ -98,6 +98,12 @@ async function driverNames(db: Db, userId: number, tracks: readonly DeviceTrack[
   return (card) => byCard.get(card)?.name ?? card;
 }
 
+/** The user's records a report reads: its devices (in the order asked) and the user's geofences (for the geofence types and zones_instead). */
+export interface ReportRecords {
+  devices: readonly LiveRecord[];
+  geofences: readonly Geofence[];
+}
+
 type Definition = Pick<ReportInput, "title" | "type" | "stops" | "speedLimit" | "geofences" | "showAddresses" | "zonesInstead" | "parameters">;
 
 /**
@@ -105,7 +111,8 @@ type Definition = Pick<ReportInput, "title" | "type" | "stops" | "speedLimit" | 
  * `format`. Devices are read one at a time and, but for the types that combine them, laid out
  * one at a time: a month of a fleet's positions does not fit in memory at once.
  */
-export async function makeReport(deps: ReportMakingDeps, user: User, definition: Definition, devices: readonly LiveRecord[], range: HistoryRange, format: ReportFormat): Promise<RenderedReport> {
+export async function makeReport(deps: ReportMakingDeps, user: User, definition: Definition, of: ReportRecords, range: HistoryRange, format: ReportFormat): Promise<RenderedReport> {
+  const { devices } = of;
   const type = findReportType(definition.type)!;
   const spec = TYPES[type.type];
   if (!spec) throw new Error(`report type ${type.type} cannot be made`);
@@ -119,8 +126,8 @@ export async function makeReport(deps: ReportMakingDeps, user: User, definition:
     localInstant: (date, time) => clock.toInstant(date, time),
   };
   const heading: ReportHeading = { title: definition.title, typeName: type.name, fromMs: range.fromMs, toMs: range.toMs };
-  const geofences = await geofencesOf(deps.db, user.id, spec.allGeofences ? undefined : definition.geofences);
-  const names = await placeNamer(deps, user, definition);
+  const geofences = geofencesOf(of.geofences, spec.allGeofences ? undefined : definition.geofences);
+  const names = placeNamer(deps, definition, of.geofences);
 
   const trackOf = async ({ device, sensors }: LiveRecord): Promise<DeviceTrack> => {
     const rows = await deps.history.queryRows({ deviceId: device.id, fromMs: range.fromMs, toMs: range.toMs });
@@ -135,7 +142,7 @@ export async function makeReport(deps: ReportMakingDeps, user: User, definition:
   };
   /** These tracks laid out; with places, laid out once to learn which positions it shows, then again with their names. */
   const layOut = async (tracks: readonly DeviceTrack[]): Promise<ReportDocument> => {
-    const base = { ...ctx, driverName: await driverNames(deps.db, user.id, tracks) };
+    const base = spec.drivers ? { ...ctx, driverName: await driverNames(deps.db, user.id, tracks) } : ctx;
     const build = (c: ReportContext) => spec.build(heading, tracks, c, geofences, definition.parameters);
     if (!names) return build(base);
     const shown: { latitude: number; longitude: number }[] = [];

@@ -1,4 +1,4 @@
-import { listUserGeofences, type Db, type User } from "@fleet/db";
+import type { Geofence } from "@fleet/db";
 import { GeofenceIndex } from "@fleet/geo";
 import type { Geocoder } from "@fleet/geocoder";
 import { addressesOf, placeKey } from "./point-addresses.js";
@@ -11,7 +11,6 @@ import { addressesOf, placeKey } from "./point-addresses.js";
  */
 
 export interface PlaceDeps {
-  db: Db;
   geocoder: Pick<Geocoder, "reverse">;
 }
 
@@ -20,11 +19,11 @@ type Point = { latitude: number; longitude: number };
 /** How long the whole report may wait for addresses. */
 const ADDRESS_BUDGET_MS = 15_000;
 
-/** The user's geofences' names by position: the first geofence (by id) holding it. */
-async function zonesOf(db: Db, user: User): Promise<(p: Point) => string | undefined> {
-  const geofences = (await listUserGeofences(db, user.id)).filter((g) => g.active);
-  const names = new Map(geofences.map((g) => [g.id, g.name]));
-  const index = new GeofenceIndex(geofences.map((g) => ({ id: g.id, shape: { type: g.type, coordinates: g.coordinates, center: g.center ?? null, radius: g.radius } })));
+/** The geofences' names by position: the first active geofence (by id) holding it. */
+function zonesOf(geofences: readonly Geofence[]): (p: Point) => string | undefined {
+  const active = geofences.filter((g) => g.active);
+  const names = new Map(active.map((g) => [g.id, g.name]));
+  const index = new GeofenceIndex(active.map((g) => ({ id: g.id, shape: g })));
   return (p) => {
     const [first] = index.containing({ lat: p.latitude, lng: p.longitude });
     return first === undefined ? undefined : names.get(first);
@@ -36,12 +35,11 @@ type Place = (p: Point) => string | undefined;
 /**
  * How a report names the points it shows: given the points a part of it shows (found by
  * laying that part out once without names), the names to lay it out with; undefined when the
- * report asks for no places. The user's geofences are read once per report; the addresses'
- * time budget is the whole report's.
+ * report asks for no places. The addresses' time budget is the whole report's.
  */
-export async function placeNamer(deps: PlaceDeps, user: User, asked: { showAddresses: boolean; zonesInstead: boolean }): Promise<((shown: readonly Point[]) => Promise<Place>) | undefined> {
+export function placeNamer(deps: PlaceDeps, asked: { showAddresses: boolean; zonesInstead: boolean }, geofences: readonly Geofence[]): ((shown: readonly Point[]) => Promise<Place>) | undefined {
   if (!asked.showAddresses && !asked.zonesInstead) return undefined;
-  const zone: Place = asked.zonesInstead ? await zonesOf(deps.db, user) : () => undefined;
+  const zone: Place = asked.zonesInstead ? zonesOf(geofences) : () => undefined;
   const deadline = Date.now() + ADDRESS_BUDGET_MS;
   return async (shown) => {
     const budget = deadline - Date.now();

@@ -1,5 +1,5 @@
 import { userClock, type ReportFormat } from "@fleet/contracts";
-import { claimReportJobs, enqueueReportJobs, findUserById, findUserReport, finishReportJob, isUserUsable, listScheduledReports, pruneReportJobs, type Report, type ReportJob } from "@fleet/db";
+import { claimReportJobs, enqueueReportJobs, findUserById, findUserReport, finishReportJob, isUserUsable, listScheduledReports, listUserGeofences, pruneReportJobs, type Report, type ReportJob } from "@fleet/db";
 import type { Mailer } from "@fleet/mail";
 import type { LiveRecord, LiveRecordCache } from "../lib/live-records.js";
 import { mailReport } from "./report-mail.js";
@@ -46,12 +46,12 @@ const scheduled = (r: Report, kind: ReportJob["kind"]) => (kind === "daily" ? r.
 async function run(deps: ReportScheduleDeps, job: ReportJob): Promise<"sent" | "nothing"> {
   const [report, user] = await Promise.all([findUserReport(deps.db, job.userId, job.reportId), findUserById(deps.db, job.userId)]);
   if (!report || !user || !isUserUsable(user) || !scheduled(report, job.kind) || report.email === "" || !canMake(report.type)) return "nothing";
-  const records = await deps.records.of(user.id);
+  const [records, geofences] = await Promise.all([deps.records.of(user.id), listUserGeofences(deps.db, user.id)]);
   const devices = report.devices.map((id) => records.get(id)).filter((d): d is LiveRecord => d !== undefined);
   const format = report.format as ReportFormat;
   const range = { fromMs: job.periodFrom.getTime(), toMs: job.periodTo.getTime() - 1 };
   // Parameters were checked against the type's declarations when the definition was saved.
-  const file = await makeReport(deps, user, { ...report, parameters: report.parameters as Record<string, number | string> }, devices, range, format);
+  const file = await makeReport(deps, user, { ...report, parameters: report.parameters as Record<string, number | string> }, { devices, geofences }, range, format);
   const clock = userClock(user);
   const days = Math.round((job.periodTo.getTime() - job.periodFrom.getTime()) / DAY);
   const period = days <= 1 ? clock.format(range.fromMs).slice(0, 10) : `${clock.format(range.fromMs).slice(0, 10)} – ${clock.format(range.toMs).slice(0, 10)}`;

@@ -37,6 +37,7 @@ const idCases: IdCase[] = [
   { route: "post /edit_report (geofences)", call: (h, u, t, o) => post(h, u, "/edit_report", { id: o.report, ...geofenceBody(o, t.geofence) }) },
   { route: "get /destroy_report", call: (h, u, t) => h.get("/destroy_report", { user: u, query: { report_id: t.report } }) },
   { route: "post /generate_report (devices)", call: (h, u, t, o) => post(h, u, "/generate_report", generateBody(o, { devices: [o.device, t.device] })) },
+  { route: "post /generate_report (geofences)", call: (h, u, t, o) => post(h, u, "/generate_report", generateBody(o, { type: 7, geofences: [t.geofence] })) },
 ];
 
 const listCases: ListCase[] = [
