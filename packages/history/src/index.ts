@@ -6,3 +6,4 @@ export { migrations, type Migration } from "./migrations.js";
 export type { RestoreDevice } from "./last-states.js";
 export type { MinuteCount, PositionRange } from "./pages.js";
 export { historyPager, type HistoryPage, type HistoryPager, type HistoryPagerOptions } from "./pager.js";
+export type { TrackTotals, TrackTotalsDevice, TrackTotalsQuery } from "./track-totals.js";

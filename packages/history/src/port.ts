@@ -1,6 +1,7 @@
 import type { HistoryRow, LiveState } from "@fleet/contracts";
 import type { RestoreDevice } from "./last-states.js";
 import type { MinuteCount, PositionRange } from "./pages.js";
+import type { TrackTotals, TrackTotalsQuery } from "./track-totals.js";
 
 export interface HistoryQuery {
   deviceId: number;
@@ -42,6 +43,11 @@ export interface HistoryStore {
    * report cuts a track from, without the vendor fields it never shows (half the engine's work).
    */
   queryRows(q: Omit<HistoryQuery, "limit" | "offset">): Promise<StoredRow[]>;
+  /**
+   * Each device's track totals over the range, cut as @fleet/trips' segmentTrack cuts it, worked
+   * out by the engine (see track-totals.ts); devices without a fix there are absent.
+   */
+  trackTotals(q: TrackTotalsQuery): Promise<Map<number, TrackTotals>>;
   count(filter?: { deviceId?: number; fromMs?: number; toMs?: number }): Promise<number>;
   /** The device's row just before `(fixTime, id)` in time order, if any. */
   previous(deviceId: number, before: { fixTime: number; id: number }): Promise<HistoryRow | undefined>;

@@ -7,6 +7,7 @@ import { minuteCounts, storedCount } from "./pages.js";
 import type { HistoryQuery, HistoryStore } from "./port.js";
 import { selectPositionsWithFields, selectStoredRows } from "./positions-with-fields.js";
 import { POSITION_COLUMNS, POSITION_JSON, toInsertTuples, toSafeNumber } from "./rows.js";
+import { trackTotals } from "./track-totals.js";
 
 /** Ids per DELETE statement: query parameters travel in the URL of an HTTP request. */
 const DELETE_CHUNK = 5000;
@@ -111,6 +112,7 @@ export function historyStoreOver(driver: HistoryDriver, db: string): HistoryStor
     query: (q) => selectPositions(driver, db, q),
     queryWithFields: (q) => selectPositionsWithFields(driver, db, q),
     queryRows: (q) => selectStoredRows(driver, db, q),
+    trackTotals: (q) => trackTotals(driver, db, q),
     count: (filter) => countPositions(driver, db, filter),
     previous: (deviceId, before) => previousPosition(driver, db, deviceId, before),
     lastStates: (devices) => lastStates(driver, db, devices),

@@ -1,6 +1,7 @@
 import type { HistoryRow } from "@fleet/contracts";
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
 import type { HistoryStore } from "../src/port.js";
+import { trackTotalsCases } from "./track-totals.js";
 
 /**
  * One isolated place for history (a temp directory, a fresh database). `open` makes
@@ -271,5 +272,7 @@ export function historyContract(name: string, makeHarness: () => Promise<History
       expect(await store.count()).toBe(50_000);
       expect(await store.count({ deviceId: 7 })).toBe(1000);
     });
+
+    trackTotalsCases(() => store);
   });
 }

@@ -1,0 +1,138 @@
+import type { HistoryRow } from "@fleet/contracts";
+import { GroupStatus, segmentTrack } from "@fleet/trips";
+import { TrackBuilder } from "@fleet/trips/testing";
+import { describe, expect, it } from "vitest";
+import type { HistoryStore } from "../src/port.js";
+import type { TrackTotals, TrackTotalsDevice } from "../src/track-totals.js";
+
+/*
+ * The engine's track totals against @fleet/trips' segmentTrack over the same stored rows:
+ * general information reads the first, get_history and drives and stops the second, and the
+ * two must never disagree. The limits are ones a Float32 holds (see track-totals.ts).
+ */
+
+const T0 = Date.UTC(2026, 2, 10, 6, 0, 0);
+const DAY = 86_400_000;
+
+interface Case {
+  device: TrackTotalsDevice;
+  rows: HistoryRow[];
+}
+
+/** Drives, stops long and short, a gap with no data, and a stop at its end. */
+function mixedDay(deviceId: number): Case {
+  const b = new TrackBuilder(T0, { deviceId, firstId: deviceId * 100_000 });
+  b.fix().drive(300).stand(600).drive(120, 95).stand(60).drive(300, 90).gap(900, 4).fix().drive(60, 97.25).stand(400);
+  return { device: { deviceId, minMovingSpeedKmh: 6, hasEngineSensor: false }, rows: b.rows };
+}
+
+/** Starts standing (a short stop, but the range cut it), moves with the engine off, idles, and a higher minimum speed. */
+function engineDay(deviceId: number): Case {
+  const b = new TrackBuilder(T0 + 3_600_000, { deviceId, firstId: deviceId * 100_000 });
+  b.fix({ speedKmh: 0 }).stand(100).drive(200, 92).drive(100, 8).drive(100, 95).stand(300, { engineOn: false }).drive(120, 30, { engineOn: false }).stand(500).drive(60);
+  return { device: { deviceId, minMovingSpeedKmh: 10, hasEngineSensor: true }, rows: b.rows };
+}
+
+/** Positions of one instant under a later id somewhere else, and a replayed batch: each counted once. */
+function duplicatedDay(deviceId: number): Case {
+  const { rows } = mixedDay(deviceId);
+  const sameInstant = rows.filter((_, i) => i % 9 === 4).map((r) => ({ ...r, id: r.id + 50_000, latitude: r.latitude + 0.3, speedKmh: 140 }));
+  return { device: { deviceId, minMovingSpeedKmh: 6, hasEngineSensor: false }, rows: [...rows, ...sameInstant] };
+}
+
+/** A random walk: speeds about every limit, gaps, engine flips; the same each run. */
+function randomDays(deviceId: number, fixes: number): Case {
+  let seed = deviceId * 7919;
+  const rand = () => ((seed = (seed * 1103515245 + 12345) % 2 ** 31) / 2 ** 31);
+  const rows: HistoryRow[] = [];
+  let t = T0;
+  let lat = 50 + deviceId / 10;
+  let lng = 20;
+  let moving = true;
+  for (let i = 0; i < fixes; i++) {
+    const r = rand();
+    t += r < 0.02 ? 200_000 + Math.floor(rand() * 900_000) : 1_000 * (5 + Math.floor(rand() * 20));
+    if (rand() < 0.05) moving = !moving;
+    const speedKmh = moving ? [5, 6, 7.5, 40, 89.5, 90, 90.5, 120][Math.floor(rand() * 8)]! : rand() < 0.8 ? 0 : 3;
+    lat += moving ? (rand() - 0.3) * 0.002 : (rand() - 0.5) * 0.00001;
+    lng += moving ? (rand() - 0.3) * 0.002 : (rand() - 0.5) * 0.00001;
+    rows.push({ id: deviceId * 100_000 + i, deviceId, uniqueId: `r${deviceId}`, protocol: "osmand", latitude: lat, longitude: lng, altitude: 0, course: 0, speedKmh, distanceKm: 0, fixTime: t, serverTime: t, valid: true, engineOn: rand() < 0.85, attributes: {} });
+  }
+  return { device: { deviceId, minMovingSpeedKmh: 6, hasEngineSensor: deviceId % 2 === 0 }, rows };
+}
+
+/** What segmentTrack makes of the rows, as the engine's totals name it. */
+function segmented(rows: readonly HistoryRow[], device: TrackTotalsDevice, minStopMs: number, limitKmh: number): TrackTotals {
+  const seg = segmentTrack(rows, { minMovingSpeedKmh: device.minMovingSpeedKmh, hasEngineSensor: device.hasEngineSensor, minStopMs });
+  const above = seg.points.map((p) => p.speedKmh > limitKmh);
+  return {
+    fixes: seg.points.length,
+    startMs: seg.points[0]!.fixTime,
+    endMs: seg.points.at(-1)!.fixTime,
+    distanceKm: seg.totals.distanceKm,
+    driveMs: seg.totals.driveMs,
+    stopMs: seg.totals.stopMs,
+    stops: seg.groups.filter((g) => g.status === GroupStatus.stop).length,
+    topSpeedKmh: seg.totals.topSpeedKmh,
+    overspeeds: above.filter((a, i) => a && (i === 0 || !above[i - 1])).length,
+    engineWorkMs: seg.totals.engineWorkMs,
+    engineIdleMs: seg.totals.engineIdleMs,
+  };
+}
+
+function expectAgreement(got: TrackTotals | undefined, want: TrackTotals): void {
+  expect(got).toBeDefined();
+  const { distanceKm, ...rest } = got!;
+  const { distanceKm: wantKm, ...wantRest } = want;
+  expect(rest).toEqual(wantRest);
+  expect(distanceKm).toBeCloseTo(wantKm, 9);
+}
+
+export function trackTotalsCases(store: () => HistoryStore): void {
+  describe("track totals", () => {
+    const range = { fromMs: T0 - DAY, toMs: T0 + 40 * DAY };
+
+    it("agree with segmentTrack over the stored rows, trusting the read order or sorting first", async () => {
+      const cases = [mixedDay(1), engineDay(2), duplicatedDay(3), randomDays(4, 3000), randomDays(5, 3000)];
+      // Out of order, in two batches, and one batch replayed.
+      const all = cases.flatMap((c) => c.rows);
+      const shuffled = all.map((r, i) => ({ r, k: (i * 7919) % all.length })).sort((a, b) => a.k - b.k).map((x) => x.r);
+      await store().insert(shuffled.slice(0, 4000));
+      await store().insert(shuffled.slice(4000));
+      await store().insert(shuffled.slice(0, 500));
+      expect(cases[0]!.rows.some((r) => r.speedKmh > 90)).toBe(true);
+
+      for (const [minStopMs, limit] of [[180_000, 90], [300_000, 95]] as const) {
+        for (const sortFirst of [false, true]) {
+          const got = await store().trackTotals({ devices: cases.map((c) => c.device), ...range, minStopMs, speedLimitKmh: limit, sortFirst });
+          for (const c of cases) {
+            const stored = await store().query({ deviceId: c.device.deviceId, ...range });
+            expectAgreement(got.get(c.device.deviceId), segmented(stored, c.device, minStopMs, limit));
+          }
+        }
+      }
+    });
+
+    it("counts a whole stop and drive for the hand-made day", async () => {
+      const day = mixedDay(1);
+      await store().insert(day.rows);
+      const got = (await store().trackTotals({ devices: [day.device], ...range, minStopMs: 180_000, speedLimitKmh: 90 })).get(1)!;
+      // Stops: 10 min, the 15 min gap, the 400 s at the end; the 60 s one stays in its drive.
+      expect(got.stops).toBe(3);
+      expect(got.stopMs).toBe(600_000 + 900_000 + 400_000);
+      expect(got.overspeeds).toBe(2);
+      expect(got.topSpeedKmh).toBe(97.25);
+      expect(got.driveMs + got.stopMs).toBe(got.endMs - got.startMs);
+    });
+
+    it("leaves out devices with no fix in the range, and answers a single fix as one instant", async () => {
+      const one = new TrackBuilder(T0, { deviceId: 8, firstId: 800 }).fix({ speedKmh: 0 }).rows;
+      await store().insert([...one, ...new TrackBuilder(T0 + 60 * DAY, { deviceId: 9, firstId: 900 }).fix().drive(60).rows]);
+      const devices = [8, 9, 10].map((deviceId) => ({ deviceId, minMovingSpeedKmh: 6, hasEngineSensor: false }));
+      const got = await store().trackTotals({ devices, ...range, minStopMs: 180_000, speedLimitKmh: 90 });
+      expect([...got.keys()]).toEqual([8]);
+      expect(got.get(8)).toMatchObject({ fixes: 1, stops: 1, stopMs: 0, driveMs: 0, distanceKm: 0, startMs: T0, endMs: T0 });
+      expect(await store().trackTotals({ devices: [], ...range, minStopMs: 180_000, speedLimitKmh: 90 })).toEqual(new Map());
+    });
+  });
+}
