@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { GenerateReportResponseSchema, GeoCreatedSchema } from "@fleet/contracts";
+import { AddSensorResponseSchema, GenerateReportResponseSchema, GeoCreatedSchema } from "@fleet/contracts";
 import { recordEvents } from "@fleet/db";
 import { TrackBuilder } from "@fleet/trips/testing";
 import { describeApi, failure, invalid, ok, type ApiHarness, type TestUser } from "./fixture.js";
@@ -73,6 +73,31 @@ describeApi("generate_report", (h) => {
         expect([pdf.status, pdf.type]).toEqual([200, "application/pdf"]);
         expect(pdf.bytes.subarray(0, 5).toString("latin1")).toBe("%PDF-");
       }
+    });
+
+    it("gives general information the totals drives and stops heads each device with, worked out in the engine or from a fuel sensor's track", async () => {
+      const user = await h.newUser();
+      // Stands 2 min (a stop at the start, the range cut it), drives above 90, stands 1 min (inside its drive) and 10 min, drives.
+      const track = (deviceId: number) =>
+        new TrackBuilder(T0, { deviceId, firstId: (nextId += 100_000) }).fix({ speedKmh: 0 }).stand(120).drive(300, 95).stand(60).drive(120).stand(600).drive(300).rows;
+      const plain = await h.addDevice(user, { name: "Plain 1", min_moving_speed: 6 });
+      const tanked = await h.addDevice(user, { name: "Tanked 2", min_moving_speed: 6 });
+      ok(await h.post("/add_sensor", { user, query: { device_id: tanked }, body: { sensor_type: "fuel_tank", sensor_name: "Tank", unit_of_measurement: "l", tag_name: "fuel", show_in_popup: 1 } }), AddSensorResponseSchema);
+      await h.history.insert([...track(plain), ...track(tanked).map((r, i) => ({ ...r, attributes: { fuel: 100 - i / 10 } }))]);
+      const sections = (html: string) => html.split(/<h2[^>]*>/).slice(1).map((s) => s.replace(/<[^>]+>/g, " ").replace(/\s+/g, " "));
+      const body = { devices: [plain, tanked], speed_limit: 90, format: "html" };
+      const general = sections((await download(h, (await generate(h, user, { ...body, type: 1 })).url)).text);
+      const drives = sections((await download(h, (await generate(h, user, { ...body, type: 3 })).url)).text);
+      expect(general).toHaveLength(2);
+      for (const [i, name] of ["Plain 1", "Tanked 2"].entries()) {
+        expect(general[i]).toContain(name);
+        // 2 stops, 2 min 10 s from the first fix and 10 min; the 1 min one stays in its drive; one run above 90.
+        for (const text of ["Stops 2", "Stop duration 12min 10s", "Overspeed count 1", "Top speed (kph) 95"]) expect(general[i], `${name}: ${general[i]}`).toContain(text);
+        // Drives and stops has no speed limit field, so no overspeed count.
+        const figures = general[i]!.slice(general[i]!.indexOf("Route start"), general[i]!.indexOf("Engine hours")).replace("Overspeed count 1 ", "");
+        expect(drives[i], drives[i]).toContain(figures);
+      }
+      expect(general[1]).toContain("Fuel consumption (l)");
     });
 
     it("reads the period on the user's clock, date_to whole unless to_time says otherwise", async () => {

@@ -2,11 +2,12 @@ import { KM_PER_MILE, findReportType, userClock, userUnits, type HistoryRange, t
 import { findUserDriversByRfid, listUserDeviceEvents, type Db, type Geofence, type ReportInput, type Sensor, type User } from "@fleet/db";
 import type { HistoryStore } from "@fleet/history";
 import * as types from "@fleet/reports";
-import { renderReport, type DeviceTrack, type RenderedReport, type ReportContext, type ReportDocument, type ReportGeofence, type ReportHeading } from "@fleet/reports";
+import { renderReport, type DeviceFigures, type DeviceTrack, type RenderedReport, type ReportContext, type ReportDocument, type ReportGeofence, type ReportHeading } from "@fleet/reports";
 import { segmentTrack } from "@fleet/trips";
 import { formatDuration } from "../lib/live-item.js";
 import type { LiveRecord } from "../lib/live-records.js";
 import { localTimes } from "../lib/local-times.js";
+import { generalFigures, type FiguresDeps } from "./report-figures.js";
 import { placeNamer, type PlaceDeps } from "./report-places.js";
 import { isFuelLevel, numberAt, segmentOptions } from "./track-cut.js";
 
@@ -16,12 +17,13 @@ import { isFuelLevel, numberAt, segmentOptions } from "./track-cut.js";
  * besides the devices' tracks.
  */
 
-export interface ReportMakingDeps extends PlaceDeps {
+export interface ReportMakingDeps extends PlaceDeps, FiguresDeps {
   db: Db;
-  history: Pick<HistoryStore, "queryRows">;
+  history: Pick<HistoryStore, "queryRows" | "trackTotals">;
 }
 
 type Builder = (heading: ReportHeading, tracks: readonly DeviceTrack[], ctx: ReportContext, geofences: readonly ReportGeofence[], parameters: Record<string, number | string>) => ReportDocument;
+type FiguresBuilder = (heading: ReportHeading, devices: readonly DeviceFigures[], ctx: ReportContext) => ReportDocument;
 
 interface TypeSpec {
   build: Builder;
@@ -40,8 +42,6 @@ interface TypeSpec {
 
 /** Every type of the catalogue but the two customer-specific ones (24, 27), by id (docs/decisions.md, "Reports that run"). */
 const TYPES: Partial<Record<number, TypeSpec>> = {
-  1: { build: types.generalInformation },
-  2: { build: types.generalInformationMerged, combined: true },
   3: { build: types.drivesAndStops },
   4: { build: types.travelSheet },
   5: { build: types.overspeeds },
@@ -54,7 +54,6 @@ const TYPES: Partial<Record<number, TypeSpec>> = {
   13: { build: types.temperature },
   14: { build: types.rag },
   15: { build: types.geofenceInOut24h },
-  16: { build: types.generalInformationMergedCustom, combined: true },
   18: { build: types.drivesAndStopsGeofences, allGeofences: true },
   19: { build: types.drivesAndStopsDrivers, combined: true, drivers: true },
   20: { build: types.geofenceInOutIgnition },
@@ -65,8 +64,15 @@ const TYPES: Partial<Record<number, TypeSpec>> = {
   28: { build: types.geofenceInOutShift },
 };
 
+/** The general information types: they lay out each device's figures, not its track (see report-figures.ts). */
+const FIGURE_TYPES: Partial<Record<number, FiguresBuilder>> = {
+  1: types.generalInformation,
+  2: types.generalInformationMerged,
+  16: types.generalInformationMergedCustom,
+};
+
 /** Whether a type can be made yet. */
-export const canMake = (type: number): boolean => TYPES[type] !== undefined;
+export const canMake = (type: number): boolean => TYPES[type] !== undefined || FIGURE_TYPES[type] !== undefined;
 
 /** A stored event as a report lists it. */
 async function eventsOf(db: Db, userId: number, deviceId: number, range: HistoryRange): Promise<DeviceTrack["events"]> {
@@ -115,7 +121,7 @@ export async function makeReport(deps: ReportMakingDeps, user: User, definition:
   const { devices } = of;
   const type = findReportType(definition.type)!;
   const spec = TYPES[type.type];
-  if (!spec) throw new Error(`report type ${type.type} cannot be made`);
+  const figures = FIGURE_TYPES[type.type];
   const clock = userClock(user);
   const units = userUnits(user);
   const ctx: ReportContext = {
@@ -126,8 +132,6 @@ export async function makeReport(deps: ReportMakingDeps, user: User, definition:
     localInstant: (date, time) => clock.toInstant(date, time),
   };
   const heading: ReportHeading = { title: definition.title, typeName: type.name, fromMs: range.fromMs, toMs: range.toMs };
-  const geofences = geofencesOf(of.geofences, spec.allGeofences ? undefined : definition.geofences);
-  const names = placeNamer(deps, definition, of.geofences);
 
   const trackOf = async ({ device, sensors }: LiveRecord): Promise<DeviceTrack> => {
     const rows = await deps.history.queryRows({ deviceId: device.id, fromMs: range.fromMs, toMs: range.toMs });
@@ -137,9 +141,16 @@ export async function makeReport(deps: ReportMakingDeps, user: User, definition:
       track: segmentTrack(rows, segmentOptions(device, sensors, definition.stops * 60, rows)),
       fuelUnit: fuel ? fuel.unitOfMeasurement : null,
       readings: readingsOf(sensors),
-      ...(spec.events ? { events: await eventsOf(deps.db, user.id, device.id, range) } : {}),
+      ...(spec?.events ? { events: await eventsOf(deps.db, user.id, device.id, range) } : {}),
     };
   };
+  if (figures) {
+    const asked = { range, stopsMinutes: definition.stops, speedLimitKmh: ctx.speedLimitKmh };
+    return renderReport(figures(heading, await generalFigures(deps, devices, asked, trackOf), ctx), format);
+  }
+  if (!spec) throw new Error(`report type ${type.type} cannot be made`);
+  const geofences = geofencesOf(of.geofences, spec.allGeofences ? undefined : definition.geofences);
+  const names = placeNamer(deps, definition, of.geofences);
   /** These tracks laid out; with places, laid out once to learn which positions it shows, then again with their names. */
   const layOut = async (tracks: readonly DeviceTrack[]): Promise<ReportDocument> => {
     const base = spec.drivers ? { ...ctx, driverName: await driverNames(deps.db, user.id, tracks) } : ctx;

@@ -17,19 +17,26 @@ export function numberAt(def: SensorDefinition, row: HistoryRow): number | null 
 
 export const isFuelLevel = (s: Sensor) => s.type === "fuel_tank" || s.type === "fuel_tank_calibration";
 
+/** The sensors a device's track is cut by, besides its speeds: engine state, engine-hours counter, fuel level. */
+export function cutSensors(device: Pick<UserDeviceRecord, "detectEngine" | "engineHours">, sensors: readonly Sensor[]) {
+  return {
+    hasEngineSensor: engineSensorOf(device.detectEngine, sensors) !== undefined,
+    hours: device.engineHours === "engine_hours" ? sensors.find((s) => s.type === "engine_hours") : undefined,
+    fuel: sensors.find(isFuelLevel),
+  };
+}
+
 /** How the device's track is cut: its moving speed and engine sensor, its engine-hours and fuel sensors, and the stop length asked for. */
 export function segmentOptions(device: UserDeviceRecord, sensors: readonly Sensor[], stopsSeconds: number | undefined, rows: readonly StoredRow[]): SegmentOptions {
   // Only positions whose stored attributes name a card are parsed for it: most carry none.
   const carded = new Set<HistoryRow>(rows.filter((r) => r.attributesText.includes('"rfid"') || r.attributesText.includes('"driveruniqueid"')));
-  const hours = device.engineHours === "engine_hours" ? sensors.find((s) => s.type === "engine_hours") : undefined;
-  const fuel = sensors.find(isFuelLevel);
+  const { hasEngineSensor, hours, fuel } = cutSensors(device, sensors);
   return {
     minMovingSpeedKmh: Number(device.minMovingSpeed),
-    hasEngineSensor: engineSensorOf(device.detectEngine, sensors) !== undefined,
+    hasEngineSensor,
     minStopMs: (stopsSeconds ?? 180) * 1000,
     ...(hours ? { engineHoursAt: (row: HistoryRow) => numberAt(hours, row) } : {}),
     ...(fuel ? { fuel: { levelAt: (row: HistoryRow) => numberAt(fuel, row), minFilling: Number(device.minFuelFillings) } } : {}),
     driverKeyAt: (row) => (carded.has(row) ? (rfidOf(row.attributes) ?? null) : null),
   };
 }
-

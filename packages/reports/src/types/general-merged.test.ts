@@ -2,13 +2,14 @@ import { describe, expect, it } from "vitest";
 import { TrackBuilder } from "@fleet/trips/testing";
 import { ctx, deviceTrack, emptyTrack, heading, MI, rounded, T0, truck, truckRows, withFuel } from "./fixtures.js";
 import { generalInformationMerged, generalInformationMergedCustom } from "./general-merged.js";
+import { deviceFigures } from "./totals.js";
 
 /** An hour after the truck: the same first drive and stop, then 7.5 km at 90 km/h, burning 0.1 l a fix. */
 const tanker = () => deviceTrack(3, "Tanker 3", withFuel(new TrackBuilder(T0 + 3_600_000).fix().drive(600).stand(600).drive(300, 90).rows), { fuel: true });
 
 describe("general information, merged (types 2 and 16)", () => {
   it("puts each device's totals in a row of one table, with the fleet's in the footer", () => {
-    const doc = generalInformationMerged(heading("General information (merged)"), [truck(), emptyTrack(), tanker()], ctx({ speedLimitKmh: 100 }));
+    const doc = generalInformationMerged(heading("General information (merged)"), [truck(), emptyTrack(), tanker()].map((t) => deviceFigures(t, 100)), ctx({ speedLimitKmh: 100 }));
     expect(doc.title).toBe("Weekly");
     expect(doc.subtitle).toEqual(["General information (merged)", "2026-01-05 08:00:00 – 2026-01-06 08:00:00"]);
     expect(doc.sections).toHaveLength(1);
@@ -31,7 +32,7 @@ describe("general information, merged (types 2 and 16)", () => {
   });
 
   it("speaks the user's units and leaves out the overspeed and fuel columns nobody needs", () => {
-    const doc = generalInformationMerged(heading("General information (merged)"), [truck()], ctx({ units: MI }));
+    const doc = generalInformationMerged(heading("General information (merged)"), [deviceFigures(truck(), null)], ctx({ units: MI }));
     const [table] = doc.sections[0]!.tables;
     const titles = table!.columns.map((c) => c.title);
     expect(titles).toContain("Route length (mi)");
@@ -45,7 +46,7 @@ describe("general information, merged (types 2 and 16)", () => {
 
   it("sums fuel per unit, so litres and gallons never add up", () => {
     const gallons = { ...deviceTrack(4, "Bus 4", withFuel(truckRows()), { fuel: true }), fuelUnit: "gal" };
-    const [table] = generalInformationMerged(heading("x"), [tanker(), gallons], ctx()).sections[0]!.tables;
+    const [table] = generalInformationMerged(heading("x"), [tanker(), gallons].map((t) => deviceFigures(t, null)), ctx()).sections[0]!.tables;
     const titles = table!.columns.map((c) => c.title);
     expect(titles.slice(-2)).toEqual(["Fuel consumption (l)", "Fuel consumption (gal)"]);
     expect(rounded(table!.rows[0]!.slice(-2))).toEqual([15.1, null]);

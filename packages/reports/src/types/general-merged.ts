@@ -1,7 +1,7 @@
 import type { Cell, ReportDocument } from "../document.js";
-import { subtitle, type DeviceTrack, type ReportContext, type ReportHeading } from "./context.js";
+import { subtitle, type ReportContext, type ReportHeading } from "./context.js";
 import { fieldTable, type Field } from "./fields.js";
-import { combinedFigures, totalsOf, trackFigures } from "./totals.js";
+import { combinedFigures, totalsOf, type DeviceFigures } from "./totals.js";
 
 interface DeviceRow {
   name: string;
@@ -13,9 +13,9 @@ interface DeviceRow {
  * footer their combination (see `combinedFigures`). The columns are the footer's labels, so a
  * fuel column shows when any device has a sensor in that unit, empty for the others.
  */
-export function generalInformationMerged(heading: ReportHeading, tracks: readonly DeviceTrack[], ctx: ReportContext): ReportDocument {
-  const figures = tracks.map((t) => trackFigures(t, ctx.speedLimitKmh));
-  const rows: DeviceRow[] = tracks.map((t, i) => ({ name: t.device.name, values: new Map(totalsOf(figures[i]!, ctx).map((x) => [x.label, x.value])) }));
+export function generalInformationMerged(heading: ReportHeading, devices: readonly DeviceFigures[], ctx: ReportContext): ReportDocument {
+  const figures = devices.map((d) => d.figures);
+  const rows: DeviceRow[] = devices.map((d) => ({ name: d.device.name, values: new Map(totalsOf(d.figures, ctx).map((x) => [x.label, x.value])) }));
   const fields: Field<DeviceRow>[] = [
     { column: { title: "Device" }, cell: (r) => r.name },
     ...totalsOf(combinedFigures(figures), ctx).map(

@@ -1,6 +1,6 @@
 import type { ReportDocument, ReportSection } from "../document.js";
 import { subtitle, type DeviceTrack, type ReportContext, type ReportHeading } from "./context.js";
-import { totalsOf, trackFigures } from "./totals.js";
+import { totalsOf, trackFigures, type DeviceFigures } from "./totals.js";
 
 /**
  * One device's totals over the period, as general information (type 1) lists them and drives
@@ -12,10 +12,10 @@ export function deviceTotals(t: DeviceTrack, ctx: ReportContext): ReportSection[
 }
 
 /** Type 1, general information: a section of totals per device. */
-export function generalInformation(heading: ReportHeading, tracks: readonly DeviceTrack[], ctx: ReportContext): ReportDocument {
+export function generalInformation(heading: ReportHeading, devices: readonly DeviceFigures[], ctx: ReportContext): ReportDocument {
   return {
     title: heading.title,
     subtitle: subtitle(heading, ctx),
-    sections: tracks.map((t) => ({ heading: t.device.name, summary: deviceTotals(t, ctx), tables: [] })),
+    sections: devices.map((d) => ({ heading: d.device.name, summary: totalsOf(d.figures, ctx).map((x) => [x.label, x.value] as const), tables: [] })),
   };
 }

@@ -33,6 +33,15 @@ export interface Total {
   decimals?: number;
 }
 
+/** A device with its figures: what the general information types lay out, however the figures were worked out. */
+export interface DeviceFigures {
+  device: DeviceTrack["device"];
+  figures: TrackFigures;
+}
+
+/** The figures of a track cut in JS. */
+export const deviceFigures = (t: DeviceTrack, speedLimitKmh: number | null): DeviceFigures => ({ device: t.device, figures: trackFigures(t, speedLimitKmh) });
+
 export function trackFigures(t: DeviceTrack, speedLimitKmh: number | null): TrackFigures {
   const { points, totals, groups } = t.track;
   return {

@@ -2,12 +2,13 @@ import { describe, expect, it } from "vitest";
 import { drivesAndStops } from "./drives-stops.js";
 import { ctx, emptyTrack as empty, heading as headed, MI, truck } from "./fixtures.js";
 import { generalInformation } from "./general.js";
+import { deviceFigures } from "./totals.js";
 
 const heading = headed("General information");
 
 describe("general information (type 1)", () => {
   it("lists each device's totals from the track: times, distance, durations, speeds, stops, overspeeds", () => {
-    const doc = generalInformation(heading, [truck(), empty()], ctx({ speedLimitKmh: 100 }));
+    const doc = generalInformation(heading, [truck(), empty()].map((t) => deviceFigures(t, 100)), ctx({ speedLimitKmh: 100 }));
     expect(doc.title).toBe("Weekly");
     expect(doc.subtitle).toEqual(["General information", "2026-01-05 08:00:00 – 2026-01-06 08:00:00"]);
     const [one, two] = doc.sections;
@@ -31,7 +32,7 @@ describe("general information (type 1)", () => {
   });
 
   it("speaks the user's units, and counts no overspeed without a limit", () => {
-    const doc = generalInformation(heading, [truck()], ctx({ units: MI }));
+    const doc = generalInformation(heading, [deviceFigures(truck(), null)], ctx({ units: MI }));
     const summary = new Map(doc.sections[0]!.summary!);
     expect(summary.get("Route length (mi)")).toBeCloseTo(12.427, 3);
     expect(summary.get("Top speed (mph)")).toBe(75);
