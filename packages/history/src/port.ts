@@ -15,6 +15,8 @@ export interface HistoryQuery {
 export interface StoredRow extends HistoryRow {
   /** The attributes as stored: JSON.stringify of them. */
   readonly attributesText: string;
+  /** Whether the attributes' text holds `text`: found without decoding it, for a check made on every row. */
+  attributesHold(text: string): boolean;
 }
 
 /** A stored position with the vendor's position fields the row alone decides, as JSON members. */

@@ -74,6 +74,9 @@ class StoredPosition implements PositionWithFields {
   get attributesText(): string {
     return (this.text ??= this.source.stringAt(this.attributesAt));
   }
+  attributesHold(text: string): boolean {
+    return this.text !== undefined ? this.text.includes(text) : this.source.holds(this.attributesAt, text);
+  }
   get attributes(): Attributes {
     return (this.parsed ??= JSON.parse(this.attributesText) as Attributes);
   }

@@ -6,6 +6,8 @@
 export class RowBinaryReader {
   private readonly view: DataView;
   private readonly buffer: Buffer;
+  /** Where each text looked for with `holds` occurs in `bytes`, in order: found once for all rows. */
+  private readonly occurrences = new Map<string, { length: number; at: number[] }>();
   offset = 0;
 
   constructor(readonly bytes: Uint8Array) {
@@ -69,6 +71,34 @@ export class RowBinaryReader {
     } finally {
       this.offset = offset;
     }
+  }
+
+  /**
+   * Whether the String that starts at `at` holds `text`, found in the bytes without decoding
+   * the String: the whole answer is searched once per text, then each call is a binary search.
+   */
+  holds(at: number, text: string): boolean {
+    let found = this.occurrences.get(text);
+    if (!found) {
+      const needle = Buffer.from(text);
+      found = { length: needle.length, at: [] };
+      for (let i = this.buffer.indexOf(needle); i !== -1; i = this.buffer.indexOf(needle, i + 1)) found.at.push(i);
+      this.occurrences.set(text, found);
+    }
+    const { at: all, length } = found;
+    if (all.length === 0) return false;
+    const offset = this.offset;
+    this.offset = at;
+    const [start, end] = this.stringRange();
+    this.offset = offset;
+    let lo = 0;
+    let hi = all.length;
+    while (lo < hi) {
+      const mid = (lo + hi) >>> 1;
+      if (all[mid]! < start) lo = mid + 1;
+      else hi = mid;
+    }
+    return lo < all.length && all[lo]! + length <= end;
   }
 
   string(): string {

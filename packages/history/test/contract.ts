@@ -188,6 +188,26 @@ export function historyContract(name: string, makeHarness: () => Promise<History
       expect(await store.queryRows({ deviceId: 9, fromMs: T0, toMs: T0 + 60_000 })).toEqual([]);
     });
 
+    it("tells whether a row's attributes hold a text, in that row's attributes only", async () => {
+      const carded = [
+        row({ id: 1, deviceId: 7, attributes: { rfid: "A1" } }),
+        row({ id: 2, deviceId: 7, protocol: '"rfid"', uniqueId: '"rfid"', attributes: { power: 12 } }),
+        row({ id: 3, deviceId: 7, attributes: { reader: "rfid", Ω: "ß" } }),
+        row({ id: 5, deviceId: 7, attributes: { note: 'a "rfid" in a text is escaped' } }),
+        row({ id: 4, deviceId: 7, attributes: {} }),
+      ];
+      await store.insert(carded);
+      const range = { deviceId: 7, fromMs: T0, toMs: T0 + 60_000 };
+      for (const read of [await store.queryRows(range), await store.queryWithFields(range)]) {
+        expect(read.map((r) => r.attributesHold('"rfid"'))).toEqual([true, false, true, false, false]);
+        expect(read.map((r) => r.attributesHold('"Ω"'))).toEqual([false, false, true, false, false]);
+        expect(read.map((r) => r.attributesHold("absent"))).toEqual([false, false, false, false, false]);
+        // Once the text is decoded, it answers from the text.
+        expect(read[0]!.attributesText).toBe('{"rfid":"A1"}');
+        expect(read[0]!.attributesHold('"A1"')).toBe(true);
+      }
+    });
+
     it("deletes only the named ids of the named devices", async () => {
       // Device 2 owns id 102; device 1 is named, but id 102 is not one of its rows.
       await store.insert([...rows(1, 1, 5), ...rows(2, 101, 5), ...rows(3, 201, 2)]);

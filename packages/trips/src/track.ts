@@ -4,20 +4,19 @@ import { distanceKm } from "@fleet/geo";
 const byTime = (a: HistoryRow, b: HistoryRow) => a.fixTime - b.fixTime || a.id - b.id;
 
 /**
- * The fixes in time order (then by id), each once: a position written twice (same id) or
- * two positions of the same instant (same fix time, the lower id kept) count once. The
- * history store already answers in order; this also holds for rows from anywhere else.
+ * The fixes in time order (then by id), one per instant: of positions with the same fix time
+ * (a position written twice, or two of one instant) the lowest id is kept. The history store
+ * already answers in order; this also holds for rows from anywhere else.
  */
 export function orderedFixes<R extends HistoryRow>(rows: readonly R[]): R[] {
   let sorted = true;
   for (let i = 1; i < rows.length && sorted; i++) sorted = byTime(rows[i - 1]!, rows[i]!) <= 0;
   const inOrder = sorted ? rows : [...rows].sort(byTime);
-  const seen = new Set<number>();
   const out: R[] = [];
+  let last = Number.NaN;
   for (const row of inOrder) {
-    if (seen.has(row.id)) continue;
-    seen.add(row.id);
-    if (out.length > 0 && out[out.length - 1]!.fixTime === row.fixTime) continue;
+    if (row.fixTime === last) continue;
+    last = row.fixTime;
     out.push(row);
   }
   return out;

@@ -29,7 +29,7 @@ export function cutSensors(device: Pick<UserDeviceRecord, "detectEngine" | "engi
 /** How the device's track is cut: its moving speed and engine sensor, its engine-hours and fuel sensors, and the stop length asked for. */
 export function segmentOptions(device: UserDeviceRecord, sensors: readonly Sensor[], stopsSeconds: number | undefined, rows: readonly StoredRow[]): SegmentOptions {
   // Only positions whose stored attributes name a card are parsed for it: most carry none.
-  const carded = new Set<HistoryRow>(rows.filter((r) => r.attributesText.includes('"rfid"') || r.attributesText.includes('"driveruniqueid"')));
+  const carded = new Set<HistoryRow>(rows.filter((r) => r.attributesHold('"rfid"') || r.attributesHold('"driveruniqueid"')));
   const { hasEngineSensor, hours, fuel } = cutSensors(device, sensors);
   return {
     minMovingSpeedKmh: Number(device.minMovingSpeed),
