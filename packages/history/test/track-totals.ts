@@ -77,15 +77,30 @@ function segmented(rows: readonly HistoryRow[], device: TrackTotalsDevice, minSt
     overspeeds: above.filter((a, i) => a && (i === 0 || !above[i - 1])).length,
     engineWorkMs: seg.totals.engineWorkMs,
     engineIdleMs: seg.totals.engineIdleMs,
+    groups: seg.groups
+      .filter((g) => g.status === GroupStatus.drive || g.status === GroupStatus.stop)
+      .map((g) => ({
+        status: g.status === GroupStatus.drive ? "drive" : "stop",
+        startMs: g.startMs,
+        endMs: g.endMs,
+        distanceKm: g.distanceKm,
+        topSpeedKmh: g.topSpeedKmh,
+        engineWorkMs: g.engineWorkMs,
+        engineIdleMs: g.engineIdleMs,
+        latitude: seg.points[g.first]!.latitude,
+        longitude: seg.points[g.first]!.longitude,
+      })),
   };
 }
 
 function expectAgreement(got: TrackTotals | undefined, want: TrackTotals): void {
   expect(got).toBeDefined();
-  const { distanceKm, ...rest } = got!;
-  const { distanceKm: wantKm, ...wantRest } = want;
+  const { distanceKm, groups, ...rest } = got!;
+  const { distanceKm: wantKm, groups: wantGroups, ...wantRest } = want;
   expect(rest).toEqual(wantRest);
   expect(distanceKm).toBeCloseTo(wantKm, 9);
+  expect(groups.map((g) => ({ ...g, distanceKm: g.distanceKm.toFixed(9) }))).toEqual(wantGroups.map((g) => ({ ...g, distanceKm: g.distanceKm.toFixed(9) })));
+  expect(wantGroups.length).toBeGreaterThan(0);
 }
 
 export function trackTotalsCases(store: () => HistoryStore): void {
@@ -104,7 +119,7 @@ export function trackTotalsCases(store: () => HistoryStore): void {
 
       for (const [minStopMs, limit] of [[180_000, 90], [300_000, 95]] as const) {
         for (const sortFirst of [false, true]) {
-          const got = await store().trackTotals({ devices: cases.map((c) => c.device), ...range, minStopMs, speedLimitKmh: limit, sortFirst });
+          const got = await store().trackTotals({ devices: cases.map((c) => c.device), ...range, minStopMs, speedLimitKmh: limit, sortFirst, groups: true });
           for (const c of cases) {
             const stored = await store().query({ deviceId: c.device.deviceId, ...range });
             expectAgreement(got.get(c.device.deviceId), segmented(stored, c.device, minStopMs, limit));
@@ -116,22 +131,33 @@ export function trackTotalsCases(store: () => HistoryStore): void {
     it("counts a whole stop and drive for the hand-made day", async () => {
       const day = mixedDay(1);
       await store().insert(day.rows);
-      const got = (await store().trackTotals({ devices: [day.device], ...range, minStopMs: 180_000, speedLimitKmh: 90 })).get(1)!;
+      const got = (await store().trackTotals({ devices: [day.device], ...range, minStopMs: 180_000, speedLimitKmh: 90, groups: true })).get(1)!;
+      expect((await store().trackTotals({ devices: [day.device], ...range, minStopMs: 180_000, speedLimitKmh: 90 })).get(1)).toEqual({ ...got, groups: [] });
       // Stops: 10 min, the 15 min gap, the 400 s at the end; the 60 s one stays in its drive.
       expect(got.stops).toBe(3);
       expect(got.stopMs).toBe(600_000 + 900_000 + 400_000);
       expect(got.overspeeds).toBe(2);
       expect(got.topSpeedKmh).toBe(97.25);
       expect(got.driveMs + got.stopMs).toBe(got.endMs - got.startMs);
+      expect(got.groups.map((g) => [g.status, (g.endMs - g.startMs) / 1000])).toEqual([
+        // Each stop begins at its first standing fix, 10 s after the drive's last moving one.
+        ["drive", 300 + 10],
+        ["stop", 600],
+        ["drive", 120 + 60 + 300 + 10],
+        ["stop", 900],
+        ["drive", 60 + 10],
+        ["stop", 400],
+      ]);
     });
 
     it("leaves out devices with no fix in the range, and answers a single fix as one instant", async () => {
       const one = new TrackBuilder(T0, { deviceId: 8, firstId: 800 }).fix({ speedKmh: 0 }).rows;
       await store().insert([...one, ...new TrackBuilder(T0 + 60 * DAY, { deviceId: 9, firstId: 900 }).fix().drive(60).rows]);
       const devices = [8, 9, 10].map((deviceId) => ({ deviceId, minMovingSpeedKmh: 6, hasEngineSensor: false }));
-      const got = await store().trackTotals({ devices, ...range, minStopMs: 180_000, speedLimitKmh: 90 });
+      const got = await store().trackTotals({ devices, ...range, minStopMs: 180_000, speedLimitKmh: 90, groups: true });
       expect([...got.keys()]).toEqual([8]);
       expect(got.get(8)).toMatchObject({ fixes: 1, stops: 1, stopMs: 0, driveMs: 0, distanceKm: 0, startMs: T0, endMs: T0 });
+      expect(got.get(8)!.groups).toEqual([{ status: "stop", startMs: T0, endMs: T0, distanceKm: 0, topSpeedKmh: 0, engineWorkMs: 0, engineIdleMs: 0, latitude: 54, longitude: 25 }]);
       expect(await store().trackTotals({ devices: [], ...range, minStopMs: 180_000, speedLimitKmh: 90 })).toEqual(new Map());
     });
   });
