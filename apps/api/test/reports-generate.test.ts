@@ -98,6 +98,16 @@ describeApi("generate_report", (h) => {
         expect(drives[i], drives[i]).toContain(figures);
       }
       expect(general[1]).toContain("Fuel consumption (l)");
+      // The same drives and stops, cut by the engine for the plain device and here for the tanked one (its fuel column left out).
+      const groupRows = (text: string) =>
+        [...text.matchAll(/(Drive|Stop) (\S+ \S+) (\S+ \S+) ([\dhmins ]+?) ([\d.]+) (\d+) (\d+) ([\dhmins ]+?)(?: [\d.]+)? (\d+\.\d{6}, \d+\.\d{6})/g)].map((m) => m.slice(1).join(" | "));
+      expect(groupRows(drives[0]!)).toEqual(groupRows(drives[1]!));
+      expect(groupRows(drives[0]!)).toEqual([
+        "Stop | 2026-03-10 08:00:00 | 2026-03-10 08:02:10 | 2min 10s | 0.00 | 0 | 0 | 2min 10s | 54.000000, 25.000000",
+        "Drive | 2026-03-10 08:02:10 | 2026-03-10 08:10:30 | 8min 20s | 9.92 | 95 | 71 | 1min 0s | 54.000000, 25.000000",
+        "Stop | 2026-03-10 08:10:30 | 2026-03-10 08:20:30 | 10min 0s | 0.00 | 0 | 0 | 10min 0s | 54.089183, 25.000000",
+        "Drive | 2026-03-10 08:20:30 | 2026-03-10 08:25:30 | 5min 0s | 5.00 | 60 | 60 | 0s | 54.089183, 25.000000",
+      ]);
     });
 
     it("reads the period on the user's clock, date_to whole unless to_time says otherwise", async () => {

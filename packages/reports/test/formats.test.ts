@@ -2,7 +2,7 @@ import ExcelJS from "exceljs";
 import { describe, expect, it } from "vitest";
 import { renderReport } from "../src/render/index.js";
 import { drivesAndStops } from "../src/types/drives-stops.js";
-import { ctx, heading, truck } from "../src/types/fixtures.js";
+import { ctx, groups, heading, truck } from "../src/types/fixtures.js";
 import { pageText } from "./poppler.js";
 
 /*
@@ -11,7 +11,7 @@ import { pageText } from "./poppler.js";
  * spreadsheet and both PDFs.
  */
 
-const doc = drivesAndStops(heading("Drives and stops"), [truck()], ctx());
+const doc = drivesAndStops(heading("Drives and stops"), [truck()].map(groups), ctx());
 /** The three rows as a user reads them: status, start, end, duration, distance, top and average speed. */
 const ROWS = [
   ["Drive", "2026-01-05 08:00:00", "2026-01-05 08:10:10", "610s", "10.00", "60", "59"],

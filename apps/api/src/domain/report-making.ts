@@ -2,31 +2,32 @@ import { KM_PER_MILE, findReportType, userClock, userUnits, type HistoryRange, t
 import { findUserDriversByRfid, listUserDeviceEvents, type Db, type Geofence, type ReportInput, type Sensor, type User } from "@fleet/db";
 import type { HistoryStore } from "@fleet/history";
 import * as types from "@fleet/reports";
-import { renderReport, type DeviceFigures, type DeviceTrack, type RenderedReport, type ReportContext, type ReportDocument, type ReportGeofence, type ReportHeading } from "@fleet/reports";
+import { deviceFigures, deviceGroups, renderReport, type DeviceFigures, type DeviceGroups, type DeviceTrack, type RenderedReport, type ReportContext, type ReportDocument, type ReportGeofence, type ReportHeading } from "@fleet/reports";
 import { segmentTrack } from "@fleet/trips";
 import { formatDuration } from "../lib/live-item.js";
 import type { LiveRecord } from "../lib/live-records.js";
 import { localTimes } from "../lib/local-times.js";
-import { generalFigures, type FiguresDeps } from "./report-figures.js";
+import { cutByEngine, engineCuts, engineFigures, engineGroups, type EngineDeps } from "./report-engine.js";
 import { placeNamer, type PlaceDeps } from "./report-places.js";
 import { isFuelLevel, numberAt, segmentOptions } from "./track-cut.js";
 
 /*
  * Making a report's file from a definition and a period: what generate_report and the
- * scheduled emails share. Each type names the builder that lays it out and what it reads
- * besides the devices' tracks.
+ * scheduled emails share. Each type names the builder that lays it out, what it reads of each
+ * device (its whole track, its drives and stops, or its figures) and what it reads besides.
  */
 
-export interface ReportMakingDeps extends PlaceDeps, FiguresDeps {
+export interface ReportMakingDeps extends PlaceDeps, EngineDeps {
   db: Db;
   history: Pick<HistoryStore, "queryRows" | "trackTotals">;
 }
 
-type Builder = (heading: ReportHeading, tracks: readonly DeviceTrack[], ctx: ReportContext, geofences: readonly ReportGeofence[], parameters: Record<string, number | string>) => ReportDocument;
-type FiguresBuilder = (heading: ReportHeading, devices: readonly DeviceFigures[], ctx: ReportContext) => ReportDocument;
+type Builder<T> = (heading: ReportHeading, devices: readonly T[], ctx: ReportContext, geofences: readonly ReportGeofence[], parameters: Record<string, number | string>) => ReportDocument;
 
-interface TypeSpec {
-  build: Builder;
+/** What a type lays out of each device: its track; its drives and stops (types 3, 18, 19, 21, 22); its figures (1, 2, 16). */
+type Reads = { reads: "track"; build: Builder<DeviceTrack> } | { reads: "groups"; build: Builder<DeviceGroups> } | { reads: "figures"; build: Builder<DeviceFigures> };
+
+type TypeSpec = Reads & {
   /**
    * It lays out all devices together (a row per device, a section per driver). The others are
    * laid out device by device, so no device's positions are kept past its own sections.
@@ -38,41 +39,37 @@ interface TypeSpec {
   drivers?: boolean;
   /** It names stops by every geofence of the user, not the report's (type 18 has no geofences field). */
   allGeofences?: boolean;
-}
+};
 
 /** Every type of the catalogue but the two customer-specific ones (24, 27), by id (docs/decisions.md, "Reports that run"). */
 const TYPES: Partial<Record<number, TypeSpec>> = {
-  3: { build: types.drivesAndStops },
-  4: { build: types.travelSheet },
-  5: { build: types.overspeeds },
-  6: { build: types.underspeeds },
-  7: { build: types.geofenceInOut },
-  8: { build: types.deviceEvents, events: true },
-  10: { build: types.fuelLevel },
-  11: { build: types.fuelFillings },
-  12: { build: types.fuelThefts },
-  13: { build: types.temperature },
-  14: { build: types.rag },
-  15: { build: types.geofenceInOut24h },
-  18: { build: types.drivesAndStopsGeofences, allGeofences: true },
-  19: { build: types.drivesAndStopsDrivers, combined: true, drivers: true },
-  20: { build: types.geofenceInOutIgnition },
-  21: { build: types.drivesAndStopsDriversBusiness, combined: true, drivers: true },
-  22: { build: types.drivesAndStopsDriversPrivate, combined: true, drivers: true },
-  23: { build: types.ragSeatbelt },
-  25: { build: types.objectHistory },
-  28: { build: types.geofenceInOutShift },
-};
-
-/** The general information types: they lay out each device's figures, not its track (see report-figures.ts). */
-const FIGURE_TYPES: Partial<Record<number, FiguresBuilder>> = {
-  1: types.generalInformation,
-  2: types.generalInformationMerged,
-  16: types.generalInformationMergedCustom,
+  1: { reads: "figures", build: types.generalInformation },
+  2: { reads: "figures", build: types.generalInformationMerged, combined: true },
+  3: { reads: "groups", build: types.drivesAndStops },
+  4: { reads: "track", build: types.travelSheet },
+  5: { reads: "track", build: types.overspeeds },
+  6: { reads: "track", build: types.underspeeds },
+  7: { reads: "track", build: types.geofenceInOut },
+  8: { reads: "track", build: types.deviceEvents, events: true },
+  10: { reads: "track", build: types.fuelLevel },
+  11: { reads: "track", build: types.fuelFillings },
+  12: { reads: "track", build: types.fuelThefts },
+  13: { reads: "track", build: types.temperature },
+  14: { reads: "track", build: types.rag },
+  15: { reads: "track", build: types.geofenceInOut24h },
+  16: { reads: "figures", build: types.generalInformationMergedCustom, combined: true },
+  18: { reads: "groups", build: types.drivesAndStopsGeofences, allGeofences: true },
+  19: { reads: "groups", build: types.drivesAndStopsDrivers, combined: true, drivers: true },
+  20: { reads: "track", build: types.geofenceInOutIgnition },
+  21: { reads: "groups", build: types.drivesAndStopsDriversBusiness, combined: true, drivers: true },
+  22: { reads: "groups", build: types.drivesAndStopsDriversPrivate, combined: true, drivers: true },
+  23: { reads: "track", build: types.ragSeatbelt },
+  25: { reads: "track", build: types.objectHistory },
+  28: { reads: "track", build: types.geofenceInOutShift },
 };
 
 /** Whether a type can be made yet. */
-export const canMake = (type: number): boolean => TYPES[type] !== undefined || FIGURE_TYPES[type] !== undefined;
+export const canMake = (type: number): boolean => TYPES[type] !== undefined;
 
 /** A stored event as a report lists it. */
 async function eventsOf(db: Db, userId: number, deviceId: number, range: HistoryRange): Promise<DeviceTrack["events"]> {
@@ -97,9 +94,9 @@ function readingsOf(sensors: readonly Sensor[]): DeviceTrack["readings"] {
   };
 }
 
-/** The user's drivers' names by the cards the tracks' groups were driven with. */
-async function driverNames(db: Db, userId: number, tracks: readonly DeviceTrack[]): Promise<(card: string) => string> {
-  const cards = [...new Set(tracks.flatMap((t) => t.track.groups.map((g) => g.driverKey)).filter((k): k is string => k !== null))];
+/** The user's drivers' names by the cards the devices' groups were driven with. */
+async function driverNames(db: Db, userId: number, devices: readonly DeviceGroups[]): Promise<(card: string) => string> {
+  const cards = [...new Set(devices.flatMap((d) => d.groups.map((g) => g.driverKey)).filter((k): k is string => k !== null))];
   const byCard = await findUserDriversByRfid(db, userId, cards);
   return (card) => byCard.get(card)?.name ?? card;
 }
@@ -112,16 +109,26 @@ export interface ReportRecords {
 
 type Definition = Pick<ReportInput, "title" | "type" | "stops" | "speedLimit" | "geofences" | "showAddresses" | "zonesInstead" | "parameters">;
 
+/** The device as a report names it. */
+const reportDevice = (device: LiveRecord["device"]): DeviceTrack["device"] => ({
+  id: device.id,
+  name: device.name,
+  plateNumber: device.plateNumber,
+  minFuelFillings: Number(device.minFuelFillings),
+  minFuelThefts: Number(device.minFuelThefts),
+});
+
 /**
- * The report's file: its devices' tracks over the period, laid out by its type, rendered in
- * `format`. Devices are read one at a time and, but for the types that combine them, laid out
- * one at a time: a month of a fleet's positions does not fit in memory at once.
+ * The report's file: what its type reads of each device over the period, laid out by its type,
+ * rendered in `format`. Tracks are read one device at a time and, but for the types that
+ * combine devices, laid out one at a time: a month of a fleet's positions does not fit in
+ * memory at once. What the history engine cuts (report-engine.ts) is asked for all at once.
  */
 export async function makeReport(deps: ReportMakingDeps, user: User, definition: Definition, of: ReportRecords, range: HistoryRange, format: ReportFormat): Promise<RenderedReport> {
   const { devices } = of;
   const type = findReportType(definition.type)!;
   const spec = TYPES[type.type];
-  const figures = FIGURE_TYPES[type.type];
+  if (!spec) throw new Error(`report type ${type.type} cannot be made`);
   const clock = userClock(user);
   const units = userUnits(user);
   const ctx: ReportContext = {
@@ -132,42 +139,52 @@ export async function makeReport(deps: ReportMakingDeps, user: User, definition:
     localInstant: (date, time) => clock.toInstant(date, time),
   };
   const heading: ReportHeading = { title: definition.title, typeName: type.name, fromMs: range.fromMs, toMs: range.toMs };
+  const combined = spec.combined === true;
+  const geofences = geofencesOf(of.geofences, spec.allGeofences ? undefined : definition.geofences);
+  const names = placeNamer(deps, definition, of.geofences);
 
   const trackOf = async ({ device, sensors }: LiveRecord): Promise<DeviceTrack> => {
     const rows = await deps.history.queryRows({ deviceId: device.id, fromMs: range.fromMs, toMs: range.toMs });
     const fuel = sensors.find(isFuelLevel);
     return {
-      device: { id: device.id, name: device.name, plateNumber: device.plateNumber, minFuelFillings: Number(device.minFuelFillings), minFuelThefts: Number(device.minFuelThefts) },
+      device: reportDevice(device),
       track: segmentTrack(rows, segmentOptions(device, sensors, definition.stops * 60, rows)),
       fuelUnit: fuel ? fuel.unitOfMeasurement : null,
       readings: readingsOf(sensors),
-      ...(spec?.events ? { events: await eventsOf(deps.db, user.id, device.id, range) } : {}),
+      ...(spec.events ? { events: await eventsOf(deps.db, user.id, device.id, range) } : {}),
     };
   };
-  if (figures) {
-    const asked = { range, stopsMinutes: definition.stops, speedLimitKmh: ctx.speedLimitKmh };
-    return renderReport(figures(heading, await generalFigures(deps, devices, asked, trackOf), ctx), format);
-  }
-  if (!spec) throw new Error(`report type ${type.type} cannot be made`);
-  const geofences = geofencesOf(of.geofences, spec.allGeofences ? undefined : definition.geofences);
-  const names = placeNamer(deps, definition, of.geofences);
-  /** These tracks laid out; with places, laid out once to learn which positions it shows, then again with their names. */
-  const layOut = async (tracks: readonly DeviceTrack[]): Promise<ReportDocument> => {
-    const base = spec.drivers ? { ...ctx, driverName: await driverNames(deps.db, user.id, tracks) } : ctx;
-    const build = (c: ReportContext) => spec.build(heading, tracks, c, geofences, definition.parameters);
-    if (!names) return build(base);
-    const shown: { latitude: number; longitude: number }[] = [];
-    build({ ...base, place: (p) => void shown.push(p) });
-    return build({ ...base, place: await names(shown) });
-  };
 
-  if (spec.combined) {
-    const tracks: DeviceTrack[] = [];
-    for (const d of devices) tracks.push(await trackOf(d));
-    return renderReport(await layOut(tracks), format);
+  /** Reads each device as `read` does and lays the devices out with `build`, together or one at a time. */
+  async function lay<T>(build: Builder<T>, read: (r: LiveRecord) => Promise<T>, driversOf?: (items: readonly T[]) => Promise<(card: string) => string>): Promise<RenderedReport> {
+    /** These devices laid out; with places, laid out once to learn which positions it shows, then again with their names. */
+    const layOut = async (items: readonly T[]): Promise<ReportDocument> => {
+      const base = driversOf ? { ...ctx, driverName: await driversOf(items) } : ctx;
+      const once = (c: ReportContext) => build(heading, items, c, geofences, definition.parameters);
+      if (!names) return once(base);
+      const shown: { latitude: number; longitude: number }[] = [];
+      once({ ...base, place: (p) => void shown.push(p) });
+      return once({ ...base, place: await names(shown) });
+    };
+    if (combined) {
+      const items: T[] = [];
+      for (const d of devices) items.push(await read(d));
+      return renderReport(await layOut(items), format);
+    }
+    const doc = await layOut([]);
+    const sections = [];
+    for (const d of devices) sections.push(...(await layOut([await read(d)])).sections);
+    return renderReport({ ...doc, sections: [...doc.sections, ...sections] }, format);
   }
-  const doc = await layOut([]);
-  const sections = [];
-  for (const d of devices) sections.push(...(await layOut([await trackOf(d)])).sections);
-  return renderReport({ ...doc, sections: [...doc.sections, ...sections] }, format);
+
+  if (spec.reads === "track") return lay(spec.build, trackOf);
+  // The drivers' types need each group's card, which only a track cut here carries.
+  const byEngine = (r: LiveRecord) => !spec.drivers && cutByEngine(r);
+  const asked = { range, stopsMinutes: definition.stops, speedLimitKmh: ctx.speedLimitKmh, groups: spec.reads === "groups" };
+  const cuts = await engineCuts(deps, devices.filter(byEngine), asked);
+  if (spec.reads === "figures") {
+    return lay(spec.build, async (r) => (byEngine(r) ? { device: reportDevice(r.device), figures: engineFigures(cuts.get(r.device.id), ctx.speedLimitKmh) } : deviceFigures(await trackOf(r), ctx.speedLimitKmh)));
+  }
+  const drivers = spec.drivers ? (items: readonly DeviceGroups[]) => driverNames(deps.db, user.id, items) : undefined;
+  return lay(spec.build, async (r) => (byEngine(r) ? engineGroups(reportDevice(r.device), cuts.get(r.device.id), ctx.speedLimitKmh) : deviceGroups(await trackOf(r), ctx.speedLimitKmh)), drivers);
 }

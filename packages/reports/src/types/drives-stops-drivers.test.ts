@@ -2,7 +2,7 @@ import { describe, expect, it } from "vitest";
 import type { HistoryRow } from "@fleet/contracts";
 import { isBusinessTime } from "./business-hours.js";
 import { drivesAndStopsDrivers, drivesAndStopsDriversBusiness, drivesAndStopsDriversPrivate } from "./drives-stops-drivers.js";
-import { ctx, deviceTrack, eastern, emptyTrack, heading, T0, truckRows, withAttribute } from "./fixtures.js";
+import { ctx, deviceTrack, eastern, emptyTrack, groups, heading, T0, truckRows, withAttribute } from "./fixtures.js";
 
 const H = 3_600_000;
 const cardAt = (row: HistoryRow) => (typeof row.attributes["rfid"] === "string" ? row.attributes["rfid"] : null);
@@ -29,7 +29,7 @@ const outline = (doc: ReturnType<typeof drivesAndStopsDrivers>) => doc.sections.
 
 describe("drives and stops / drivers (type 19)", () => {
   it("gives each driver a section of their drives and stops in every device, by the card in effect when each began", () => {
-    const doc = drivesAndStopsDrivers(heading("Drives and stops / Drivers"), [truck(), van(), weekend()], named());
+    const doc = drivesAndStopsDrivers(heading("Drives and stops / Drivers"), [truck(), van(), weekend()].map(groups), named());
     expect(doc.subtitle[0]).toBe("Drives and stops / Drivers");
     expect(outline(doc)).toEqual([
       [
@@ -62,11 +62,11 @@ describe("drives and stops / drivers (type 19)", () => {
   });
 
   it("names a driver by their card when the api gives no name", () => {
-    expect(drivesAndStopsDrivers(heading("x"), [truck()], ctx()).sections.map((s) => s.heading)).toEqual(["A", "B"]);
+    expect(drivesAndStopsDrivers(heading("x"), [truck()].map(groups), ctx()).sections.map((s) => s.heading)).toEqual(["A", "B"]);
   });
 
   it("shows one empty section when nobody drove", () => {
-    const [section, ...more] = drivesAndStopsDrivers(heading("x"), [emptyTrack()], ctx()).sections;
+    const [section, ...more] = drivesAndStopsDrivers(heading("x"), [emptyTrack()].map(groups), ctx()).sections;
     expect(more).toEqual([]);
     expect(section!.heading).toBe("All drivers");
     expect(section!.tables[0]!.rows).toEqual([]);
@@ -76,12 +76,12 @@ describe("drives and stops / drivers (type 19)", () => {
 
 describe("drives and stops / drivers, business and private (types 21, 22)", () => {
   it("keeps to business what began Monday to Friday from 08:00 until 18:00, and the rest to private", () => {
-    expect(outline(drivesAndStopsDriversBusiness(heading("x"), [truck(), van(), weekend()], named()))).toEqual([
+    expect(outline(drivesAndStopsDriversBusiness(heading("x"), [truck(), van(), weekend()].map(groups), named()))).toEqual([
       // Begun at 08:00:00 exactly: business.
       ["Alice", ["Truck 1 Drive 2026-01-05 08:00:00", "Truck 1 Stop 2026-01-05 08:10:10"]],
       ["Bob", ["Truck 1 Drive 2026-01-05 08:20:10"]],
     ]);
-    expect(outline(drivesAndStopsDriversPrivate(heading("x"), [truck(), van(), weekend()], named()))).toEqual([
+    expect(outline(drivesAndStopsDriversPrivate(heading("x"), [truck(), van(), weekend()].map(groups), named()))).toEqual([
       // Saturday.
       ["Alice", ["Car 3 Drive 2026-01-10 10:00:00", "Car 3 Stop 2026-01-10 10:10:10", "Car 3 Drive 2026-01-10 10:20:10"]],
       // Begun at 18:00:00 exactly: private.
@@ -90,9 +90,9 @@ describe("drives and stops / drivers, business and private (types 21, 22)", () =
   });
 
   it("says so when there is nothing of the kind", () => {
-    const [business] = drivesAndStopsDriversBusiness(heading("x"), [van()], ctx()).sections;
+    const [business] = drivesAndStopsDriversBusiness(heading("x"), [van()].map(groups), ctx()).sections;
     expect(business!.tables[0]!.empty).toBe("No business drives or stops in the period.");
-    const [personal] = drivesAndStopsDriversPrivate(heading("x"), [truck()], ctx()).sections;
+    const [personal] = drivesAndStopsDriversPrivate(heading("x"), [truck()].map(groups), ctx()).sections;
     expect(personal!.tables[0]!.empty).toBe("No private drives or stops in the period.");
   });
 

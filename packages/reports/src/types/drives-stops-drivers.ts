@@ -1,8 +1,8 @@
 import { GroupStatus } from "@fleet/trips";
 import type { Cell, ReportDocument, ReportSection } from "../document.js";
 import { isBusinessTime } from "./business-hours.js";
-import { subtitle, type DeviceTrack, type ReportContext, type ReportHeading } from "./context.js";
-import { groupFields, groupRowsOf, NO_GROUPS, type GroupRow } from "./drives-stops.js";
+import { subtitle, type ReportContext, type ReportHeading } from "./context.js";
+import { groupFields, groupRowsOf, NO_GROUPS, type DeviceGroups, type GroupRow } from "./drives-stops.js";
 import { fieldTable, sumOf } from "./fields.js";
 
 /*
@@ -48,14 +48,14 @@ function driverTotals(ctx: ReportContext, rows: readonly GroupRow[]): [string, C
 
 function driverSection(ctx: ReportContext, d: DriverRows, empty: string): ReportSection {
   // Fuel columns for the fuel units of this driver's devices only.
-  const tracks = [...new Set(d.rows.map((r) => r.t))];
-  return { heading: d.name, summary: driverTotals(ctx, d.rows), tables: [fieldTable(groupFields(ctx, tracks, { device: true }), d.rows, empty)] };
+  const devices = [...new Set(d.rows.map((r) => r.d))];
+  return { heading: d.name, summary: driverTotals(ctx, d.rows), tables: [fieldTable(groupFields(ctx, devices, { device: true }), d.rows, empty)] };
 }
 
 function driversReport(keep: (ctx: ReportContext, r: GroupRow) => boolean, empty: string) {
-  return (heading: ReportHeading, tracks: readonly DeviceTrack[], ctx: ReportContext): ReportDocument => {
+  return (heading: ReportHeading, devices: readonly DeviceGroups[], ctx: ReportContext): ReportDocument => {
     // By start; devices in the report's order when they start at once (the sort is stable).
-    const rows = tracks
+    const rows = devices
       .flatMap(groupRowsOf)
       .filter((r) => keep(ctx, r))
       .sort((a, b) => a.g.startMs - b.g.startMs);

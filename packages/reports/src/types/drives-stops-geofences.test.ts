@@ -1,7 +1,7 @@
 import { describe, expect, it } from "vitest";
 import type { ReportGeofence } from "./context.js";
 import { drivesAndStopsGeofences } from "./drives-stops-geofences.js";
-import { ctx, emptyTrack, heading, rounded, truck } from "./fixtures.js";
+import { ctx, emptyTrack, groups, heading, rounded, truck } from "./fixtures.js";
 
 const circle = (id: number, name: string, lat: number, radius: number): ReportGeofence => ({ id, name, shape: { type: "circle", coordinates: [], center: { lat, lng: 25 }, radius } });
 
@@ -13,7 +13,7 @@ const home = circle(3, "Home", 54, 100);
 
 describe("drives and stops / geofences (type 18)", () => {
   it("places each stop by the geofences holding it, and each drive by its position", () => {
-    const doc = drivesAndStopsGeofences(heading("Drives and stops / Geofences"), [truck()], ctx(), [town, home, yard]);
+    const doc = drivesAndStopsGeofences(heading("Drives and stops / Geofences"), [truck()].map(groups), ctx(), [town, home, yard]);
     expect(doc.subtitle[0]).toBe("Drives and stops / Geofences");
     const [section] = doc.sections;
     expect(new Map(section!.summary!).get("Stops")).toBe(1);
@@ -29,7 +29,7 @@ describe("drives and stops / geofences (type 18)", () => {
   });
 
   it("gives a stop in no geofence its position, and shows the empty text for a device without fixes", () => {
-    const doc = drivesAndStopsGeofences(heading("x"), [truck(), emptyTrack()], ctx(), [home]);
+    const doc = drivesAndStopsGeofences(heading("x"), [truck(), emptyTrack()].map(groups), ctx(), [home]);
     expect(doc.sections[0]!.tables[0]!.rows[1]!.at(-1)).toBe("54.089932, 25.000000");
     expect(doc.sections[1]!.tables[0]!.rows).toEqual([]);
     expect(doc.sections[1]!.tables[0]!.empty).toBe("No drives or stops in the period.");

@@ -1,10 +1,10 @@
 import { GroupStatus } from "@fleet/trips";
 import type { ReportDocument } from "../document.js";
 import { positionText } from "./cells.js";
-import { subtitle, type DeviceTrack, type ReportContext, type ReportGeofence, type ReportHeading } from "./context.js";
-import { groupFields, groupRowsOf, NO_GROUPS, type GroupRow } from "./drives-stops.js";
+import { subtitle, type ReportContext, type ReportGeofence, type ReportHeading } from "./context.js";
+import { groupFields, groupRowsOf, NO_GROUPS, type DeviceGroups, type GroupRow } from "./drives-stops.js";
 import { fieldTable, type Field } from "./fields.js";
-import { deviceTotals } from "./general.js";
+import { figuresSummary } from "./general.js";
 import { geofenceLookup } from "./geofences.js";
 
 /**
@@ -12,18 +12,15 @@ import { geofenceLookup } from "./geofences.js";
  * it (where it began, the point type 3 gives the position of), or by its position in none.
  * A drive is between places, so it keeps its starting position.
  */
-export function drivesAndStopsGeofences(heading: ReportHeading, tracks: readonly DeviceTrack[], ctx: ReportContext, geofences: readonly ReportGeofence[]): ReportDocument {
+export function drivesAndStopsGeofences(heading: ReportHeading, devices: readonly DeviceGroups[], ctx: ReportContext, geofences: readonly ReportGeofence[]): ReportDocument {
   const lookup = geofenceLookup(geofences);
   const place: Field<GroupRow> = {
     column: { title: "Location" },
-    cell: ({ t, g }) => {
-      const at = t.track.points[g.first]!;
-      return (g.status === GroupStatus.stop && lookup.namesAt(at)) || positionText(at, ctx);
-    },
+    cell: ({ g }) => (g.status === GroupStatus.stop && lookup.namesAt(g.at)) || positionText(g.at, ctx),
   };
   return {
     title: heading.title,
     subtitle: subtitle(heading, ctx),
-    sections: tracks.map((t) => ({ heading: t.device.name, summary: deviceTotals(t, ctx), tables: [fieldTable(groupFields(ctx, [t], { place }), groupRowsOf(t), NO_GROUPS)] })),
+    sections: devices.map((d) => ({ heading: d.device.name, summary: figuresSummary(d.figures, ctx), tables: [fieldTable(groupFields(ctx, [d], { place }), groupRowsOf(d), NO_GROUPS)] })),
   };
 }

@@ -8,6 +8,7 @@ import { segmentTrack } from "@fleet/trips";
 import { TrackBuilder } from "@fleet/trips/testing";
 import type { Cell } from "../document.js";
 import type { DeviceTrack, ReportContext, ReportEvent, ReportHeading, SensorReadings } from "./context.js";
+import { deviceGroups, type DeviceGroups } from "./drives-stops.js";
 
 export const T0 = Date.UTC(2026, 0, 5, 8);
 
@@ -76,6 +77,8 @@ export const withFuel = (rows: HistoryRow[]): HistoryRow[] => rows.map((r, i) =>
 export const truckRows = (start = T0) => new TrackBuilder(start).fix().drive(600).stand(600).drive(300, 120).rows;
 export const truck = () => deviceTrack(1, "Truck 1", truckRows());
 export const emptyTrack = () => deviceTrack(2, "Van 2", []);
+/** A track's drives and stops as the drives and stops types read them, without a speed limit. */
+export const groups = (t: DeviceTrack): DeviceGroups => deviceGroups(t, null);
 
 /** Numbers to 3 decimals, so sums of floats compare with what a person works out. */
 export const rounded = (cells: readonly Cell[] | undefined) => cells?.map((c) => (typeof c === "number" ? Math.round(c * 1000) / 1000 : c));

@@ -1,8 +1,8 @@
 export * from "./context.js";
-export { generalInformation, deviceTotals } from "./general.js";
+export { generalInformation } from "./general.js";
 export { generalInformationMerged, generalInformationMergedCustom } from "./general-merged.js";
 export { deviceFigures, type DeviceFigures, type TrackFigures } from "./totals.js";
-export { drivesAndStops } from "./drives-stops.js";
+export { drivesAndStops, deviceGroups, type DeviceGroups, type ReportGroup } from "./drives-stops.js";
 export { travelSheet } from "./travel-sheet.js";
 export { overspeeds, underspeeds } from "./speeds.js";
 export { overspeedCount } from "./overspeeds.js";

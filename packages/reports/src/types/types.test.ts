@@ -1,6 +1,6 @@
 import { describe, expect, it } from "vitest";
 import { drivesAndStops } from "./drives-stops.js";
-import { ctx, emptyTrack as empty, heading as headed, MI, truck } from "./fixtures.js";
+import { ctx, emptyTrack as empty, groups, heading as headed, MI, truck } from "./fixtures.js";
 import { generalInformation } from "./general.js";
 import { deviceFigures } from "./totals.js";
 
@@ -42,7 +42,7 @@ describe("general information (type 1)", () => {
 
 describe("drives and stops (type 3)", () => {
   it("lists each drive and stop with its times, duration, distance, speeds and position, under the device's totals", () => {
-    const doc = drivesAndStops({ ...heading, typeName: "Drives and stops" }, [truck()], ctx());
+    const doc = drivesAndStops({ ...heading, typeName: "Drives and stops" }, [truck()].map(groups), ctx());
     const [section] = doc.sections;
     expect(new Map(section!.summary!).get("Route length (km)")).toBeCloseTo(20, 6);
     const [table] = section!.tables;
@@ -56,7 +56,7 @@ describe("drives and stops (type 3)", () => {
   });
 
   it("says so for a device with no drive or stop in the period", () => {
-    const [section] = drivesAndStops(heading, [empty()], ctx()).sections;
+    const [section] = drivesAndStops(heading, [empty()].map(groups), ctx()).sections;
     expect(section!.tables[0]!.rows).toEqual([]);
     expect(section!.tables[0]!.empty).toBe("No drives or stops in the period.");
   });
@@ -64,7 +64,7 @@ describe("drives and stops (type 3)", () => {
   it("shows a position as its place when the context names one, and as its coordinates where it names none", () => {
     // The stop's and the second drive's first fix are 10 km north of the start: only the start has a name.
     const place = (p: { latitude: number }) => (p.latitude === 54 ? "Depot gate" : undefined);
-    const rows = drivesAndStops(heading, [truck()], ctx({ place })).sections[0]!.tables[0]!.rows;
+    const rows = drivesAndStops(heading, [truck()].map(groups), ctx({ place })).sections[0]!.tables[0]!.rows;
     expect(rows.map((r) => r.at(-1))).toEqual(["Depot gate", "54.089932, 25.000000", "54.089932, 25.000000"]);
   });
 });
