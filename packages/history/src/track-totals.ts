@@ -6,8 +6,9 @@ import { trackCutSql } from "./track-cut-sql.js";
 /*
  * A track's totals and its drives and stops, worked out by the engine without its rows
  * leaving it: what general information and drives and stops need of a fleet's month, which
- * would otherwise be millions of rows decoded and cut in JS. The cut is @fleet/trips' segmentTrack, step for step (the history contract
- * checks the two agree), so a report's totals match get_history's groups:
+ * would otherwise be millions of rows decoded and cut in JS. The cut is @fleet/trips'
+ * segmentTrack, step for step (the history contract checks the two agree), so a report's
+ * totals match get_history's groups:
  *
  * - fixes in time order, one per instant (the lowest id);
  * - a fix moves when its speed is above the device's minimum and, for a device with an
@@ -38,7 +39,7 @@ export interface TrackTotalsQuery {
   speedLimitKmh: number;
   /** Also each device's drives and stops (a third more work). */
   groups?: boolean;
-  /** Sort each track in the engine rather than first trust the order it reads them in (see `fixes`): the same answer, slower. */
+  /** Sort each track in the engine rather than first trust the order it reads them in (see track-cut-sql.ts): the same answer, slower. */
   sortFirst?: boolean;
 }
 
