@@ -72,4 +72,37 @@ describe("end to end in embedded mode (pnpm start: PGlite, chDB, in-process bus,
     };
     await fleetScenario(client, admin);
   }, 180_000);
+
+  it("makes general information and drives and stops that agree with get_history, from positions pushed through insert.php", async () => {
+    const call = async (url: string, body?: unknown) => {
+      const res = await fetch(new URL(url, fleet.url), body === undefined ? {} : { method: "POST", headers: { "content-type": "application/json" }, body: JSON.stringify(body) });
+      return res.json() as Promise<Record<string, unknown>>;
+    };
+    const { user_api_hash: hash } = await call("/api/login", { email: admin.email, password: admin.password });
+    const q = `lang=en&user_api_hash=${String(hash)}`;
+    const imei = "860000000000077";
+    const { id } = await call(`/api/add_device?${q}`, { name: "Report van", imei, icon_id: 0, fuel_measurement_id: 1, tail_length: 5, min_moving_speed: 6, min_fuel_fillings: 10, min_fuel_thefts: 10 });
+    // Yesterday 12:00 UTC: 5 min at 60 km/h, 10 min standing, 5 min at 95 km/h, a fix every 10 s (osmand speeds are knots).
+    const start = Date.UTC(new Date().getUTCFullYear(), new Date().getUTCMonth(), new Date().getUTCDate() - 1, 12);
+    const fixes: { kmh: number }[] = [...Array(31).fill({ kmh: 60 }), ...Array(60).fill({ kmh: 0 }), ...Array(31).fill({ kmh: 95 })];
+    let lat = 54.6;
+    for (const [i, { kmh }] of fixes.entries()) {
+      const res = await fetch(new URL(`/insert.php?uniqueId=${imei}&protocol=osmand&latitude=${lat.toFixed(6)}&longitude=25.2797&altitude=100&course=0&speed=${kmh / 1.852}&fixTime=${start + i * 10_000}`, fleet.url));
+      expect(res.status, await res.clone().text()).toBe(200);
+      lat += (kmh * 10) / 3600 / 111.195;
+    }
+    for (let tries = 0; (await fleet.history.count({ deviceId: Number(id) })) < fixes.length; tries++) {
+      expect(tries).toBeLessThan(100);
+      await new Promise((r) => setTimeout(r, 100));
+    }
+    const date = new Date(start).toISOString().slice(0, 10);
+    const history = await call(`/api/get_history?${q}&device_id=${String(id)}&from_date=${date}&from_time=00:00&to_date=${date}&to_time=23:59&stops=300`);
+    expect([history.distance_sum, history.move_duration, history.stop_duration, history.top_speed]).toEqual(["13.08 km", "10min 20s", "9min 50s", "95 kph"]);
+    for (const type of [1, 3]) {
+      const { url } = await call(`/api/generate_report?${q}`, { title: "Check", type, format: "html", devices: [id], date_from: date, date_to: date, stops: 5 });
+      const text = (await (await fetch(String(url))).text()).replace(/<[^>]+>/g, " ").replace(/\s+/g, " ");
+      for (const figure of ["Route length (km) 13.08", "Move duration 10min 20s", "Stop duration 9min 50s", "Stops 1", "Top speed (kph) 95"]) expect(text, `type ${type}`).toContain(figure);
+      if (type === 3) expect(text).toContain(`Stop ${date} 12:05:10 ${date} 12:15:00 9min 50s`);
+    }
+  }, 60_000);
 });
