@@ -19,6 +19,7 @@ import { cleanup, defer, log, runBench, sleep } from "./live/harness.js";
 import { loadNote, ownCpuMs } from "./live/proc.js";
 import { fmt, median } from "./live/stats.js";
 import { startAppOn } from "./history/endpoints.js";
+import { MIN_MOVING_SPEED } from "./history/seed.js";
 import { prepareSeeded } from "./history/seeded.js";
 import { openRawReports } from "./reports/raw.js";
 import { historySeed, loadReportsSettings } from "./reports/settings.js";
@@ -55,7 +56,7 @@ async function main() {
   const raw = openRawReports(seeded.historyPath);
   // The same directory as the app's store: chDB shares one engine per directory in a process.
   const history = createChdbHistory({ path: seeded.historyPath });
-  const cut = { devices: owner.deviceIds.map((deviceId) => ({ deviceId, minMovingSpeedKmh: 6, hasEngineSensor: false })), ...range, minStopMs: 5 * 60_000, speedLimitKmh: 90 };
+  const cut = { devices: owner.deviceIds.map((deviceId) => ({ deviceId, minMovingSpeedKmh: MIN_MOVING_SPEED, hasEngineSensor: false })), ...range, minStopMs: 5 * 60_000, speedLimitKmh: 90 };
   const engine = async () => (await history.trackTotals(cut)).size;
   const auth = `lang=en&user_api_hash=${encodeURIComponent(owner.apiHash)}`;
 

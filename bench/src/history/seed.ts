@@ -11,7 +11,7 @@ const ID_EPOCH = Date.UTC(2025, 0, 1);
 const ID_SEQ = 8192;
 
 /** The device setting the tracker reads to tell motion (km/h); add_device's usual value. */
-const MIN_MOVING_SPEED = 6;
+export const MIN_MOVING_SPEED = 6;
 
 export interface SeedResult {
   rows: number;

@@ -91,28 +91,31 @@ interface TotalsRow {
   engine_work_ms: string | number;
   stops: string | number;
   stop_ms: string | number;
+  // The groups' columns come only when asked for (trackCutSql's `groups`).
   g_status?: Int[];
-  g_start_ms: Int[];
-  g_end_ms: Int[];
-  g_km: number[];
-  g_top: number[];
-  g_idle_ms: Int[];
-  g_work_ms: Int[];
-  g_latitude: number[];
-  g_longitude: number[];
+  g_start_ms?: Int[];
+  g_end_ms?: Int[];
+  g_km?: number[];
+  g_top?: number[];
+  g_idle_ms?: Int[];
+  g_work_ms?: Int[];
+  g_latitude?: number[];
+  g_longitude?: number[];
 }
 
 function groupsOf(r: TotalsRow): TrackGroup[] {
-  return (r.g_status ?? []).map((status, i) => ({
+  const { g_status, g_start_ms, g_end_ms, g_km, g_top, g_idle_ms, g_work_ms, g_latitude, g_longitude } = r;
+  if (!g_status || !g_start_ms || !g_end_ms || !g_km || !g_top || !g_idle_ms || !g_work_ms || !g_latitude || !g_longitude) return [];
+  return g_status.map((status, i) => ({
     status: toSafeNumber(status) === 1 ? "drive" : "stop",
-    startMs: toSafeNumber(r.g_start_ms[i]!),
-    endMs: toSafeNumber(r.g_end_ms[i]!),
-    distanceKm: r.g_km[i]!,
-    topSpeedKmh: r.g_top[i]!,
-    engineWorkMs: toSafeNumber(r.g_work_ms[i]!),
-    engineIdleMs: toSafeNumber(r.g_idle_ms[i]!),
-    latitude: r.g_latitude[i]!,
-    longitude: r.g_longitude[i]!,
+    startMs: toSafeNumber(g_start_ms[i]!),
+    endMs: toSafeNumber(g_end_ms[i]!),
+    distanceKm: g_km[i]!,
+    topSpeedKmh: g_top[i]!,
+    engineWorkMs: toSafeNumber(g_work_ms[i]!),
+    engineIdleMs: toSafeNumber(g_idle_ms[i]!),
+    latitude: g_latitude[i]!,
+    longitude: g_longitude[i]!,
   }));
 }
 

@@ -33,10 +33,10 @@ export function cutByEngine({ device, sensors }: LiveRecord): boolean {
   return hours === undefined && fuel === undefined;
 }
 
-/** The engine's cuts of these devices' tracks (those it can cut); a device without a fix in the period is absent. */
+/** The engine's cuts of these devices' tracks (each one `cutByEngine`); a device without a fix in the period is absent. */
 export function engineCuts(deps: EngineDeps, records: readonly LiveRecord[], asked: EngineAsked): Promise<Map<number, TrackTotals>> {
   return deps.history.trackTotals({
-    devices: records.filter(cutByEngine).map(({ device, sensors }) => ({ deviceId: device.id, minMovingSpeedKmh: Number(device.minMovingSpeed), hasEngineSensor: cutSensors(device, sensors).hasEngineSensor })),
+    devices: records.map(({ device, sensors }) => ({ deviceId: device.id, minMovingSpeedKmh: Number(device.minMovingSpeed), hasEngineSensor: cutSensors(device, sensors).hasEngineSensor })),
     fromMs: asked.range.fromMs,
     toMs: asked.range.toMs,
     minStopMs: asked.stopsMinutes * 60_000,
