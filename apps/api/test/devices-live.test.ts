@@ -75,6 +75,23 @@ describeApi("devices: live list", (h) => {
       expect(item.tail).toEqual(tail(6).slice(3).map((p) => ({ lat: String(p.latitude), lng: String(p.longitude) })));
     });
 
+    it("shows times on the account's daylight-saving clock, as history does, in the device's own timezone when it has one", async () => {
+      // Timezone 61 is UTC+01:00; the EU rule (country 3) adds an hour from 29 March to 25 October 2026.
+      const user = await h.newUser({ timezoneId: 61 });
+      ok(await h.post("/edit_setup", { user, body: { unit_of_distance: "km", unit_of_capacity: "lt", unit_of_altitude: "mt", timezone_id: 61, groups: [], sms_gateway: 0, dst_type: "automatic", dst_country_id: 3 } }), Type.Any());
+      const winter = await h.addDevice(user);
+      const summer = await h.addDevice(user);
+      // Its own timezone 65 (UTC+02:00), with the account's rule: +03:00 in summer.
+      const own = await h.addDevice(user, { timezone_id: 65 });
+      const at = (id: number, fixTime: number) => ({ state: liveState(id, { fixTime, serverTime: Date.now() - 1000 }), userIds: [user.id] });
+      await h.live.putStates([at(winter, Date.UTC(2026, 0, 15, 10, 0, 0)), at(summer, Date.UTC(2026, 6, 15, 10, 0, 0)), at(own, Date.UTC(2026, 6, 15, 10, 0, 0))]);
+
+      const times = (list: { id: number; time: string }[]) => Object.fromEntries(list.map((i) => [i.id, i.time]));
+      const expected = { [winter]: "2026-01-15 11:00:00", [summer]: "2026-07-15 12:00:00", [own]: "2026-07-15 13:00:00" };
+      expect(times([...(await items(h, user)).values()])).toEqual(expected);
+      expect(times((await latest(h, user)).items)).toEqual(expected);
+    });
+
     it("shows a device offline once its last report is older than the offline window", async () => {
       const user = await h.newUser();
       const [fresh, stale] = [await h.addDevice(user), await h.addDevice(user, { icon_offline: "orange" })];

@@ -1,4 +1,4 @@
-import { FT_PER_M, KM_PER_MILE, formatDateTime, knownAttribute, type DeviceData, type KnownAttribute, type LiveDeviceItem, type LiveState } from "@fleet/contracts";
+import { FT_PER_M, KM_PER_MILE, formatDateTime, knownAttribute, userClock, type DeviceData, type KnownAttribute, type LiveDeviceItem, type LiveState, type UserClock } from "@fleet/contracts";
 import type { User, UserDeviceRecord } from "@fleet/db";
 import type { LiveExtras } from "./live-extras.js";
 
@@ -78,11 +78,21 @@ export interface LiveListContext {
   feet: boolean;
   users: { id: number; email: string }[];
   distanceUnitHour: string;
+  /** A fix's time as the item shows it: on the clock of its device's timezone (0: the user's), with the account's daylight-saving rule, as history shows it. */
+  timeOf(fixTime: number, deviceTimezoneId: number | null): string;
 }
 
 export function liveListContext(user: User, now: number, offlineAfterMs: number): LiveListContext {
   const miles = user.unitOfDistance === "mi";
-  return { user, now, offlineAfterMs, miles, feet: user.unitOfAltitude === "ft", users: [{ id: user.id, email: user.email }], distanceUnitHour: miles ? "mph" : "kph" };
+  // A clock per timezone the answer shows, made once: a fleet shares one or a few.
+  const clocks = new Map<number, UserClock>();
+  const timeOf = (fixTime: number, deviceTimezoneId: number | null) => {
+    const timezoneId = deviceTimezoneId || user.timezoneId;
+    let clock = clocks.get(timezoneId);
+    if (!clock) clocks.set(timezoneId, (clock = userClock({ timezoneId, dst: user.dst })));
+    return clock.format(fixTime);
+  };
+  return { user, now, offlineAfterMs, miles, feet: user.unitOfAltitude === "ft", users: [{ id: user.id, email: user.email }], distanceUnitHour: miles ? "mph" : "kph", timeOf };
 }
 
 /** A record with its `device_data` as last rendered, kept with the cached record (it changes only with the record or the user's timezone). */
@@ -122,8 +132,7 @@ export function liveItem(record: ShownRecord, state: LiveState | undefined, ctx:
     name: d.name,
     online: online ? "online" : "offline",
     alarm: alarm === "-" ? "" : alarm,
-    // The device's own timezone when the user set one for it (0 or none: the user's).
-    time: state ? formatDateTime(state.fixTime, d.pivot.timezoneId || user.timezoneId) : "-",
+    time: state ? ctx.timeOf(state.fixTime, d.pivot.timezoneId) : "-",
     timestamp: state ? Math.floor(state.fixTime / 1000) : 0,
     acktimestamp: state ? Math.floor(state.serverTime / 1000) : 0,
     speed,
