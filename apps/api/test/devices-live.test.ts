@@ -132,6 +132,81 @@ describeApi("devices: live list", (h) => {
     });
   });
 
+  describe("filters and pages (the vendor's Swagger)", () => {
+    /** A user with a van in group Vans reporting now, a car ungrouped that reported 2 h ago, and a truck that never reported. */
+    async function fleet() {
+      const user = await h.newUser();
+      const [vans] = await h.db.insert(deviceGroups).values({ userId: user.id, title: "Vans" }).returning();
+      const van = await h.addDevice(user, { name: "Van", imei: `van-${user.id}`, plate_number: "VAN 1", sim_number: "+37060000001", group_id: vans!.id });
+      const car = await h.addDevice(user, { name: "Car", imei: `car-${user.id}`, plate_number: "CAR 1", vin: "WVWZZZ1JZXW000001", device_model: "FMB920" });
+      const truck = await h.addDevice(user, { name: "Truck", imei: `truck-${user.id}`, object_owner: "Acme" });
+      const now = Date.now();
+      await h.live.putStates([
+        { state: liveState(van, { serverTime: now - 1000 }), userIds: [user.id] },
+        { state: liveState(car, { serverTime: now - 2 * 3600_000 }), userIds: [user.id] },
+      ]);
+      return { user, vans: vans!.id, van, car, truck };
+    }
+    const listed = async (user: TestUser, query: Record<string, string | number>) =>
+      ok(await h.get("/get_devices", { user, query }), GetDevicesResponseSchema).map((g) => [g.title, g.items.map((i) => i.name)]);
+
+    it("keeps the devices whose fields hold each value given, and ignores empty ones", async () => {
+      const f = await fleet();
+      expect(await listed(f.user, { imei: `van-${f.user.id}` })).toEqual([["Vans", ["Van"]]]);
+      expect(await listed(f.user, { id: f.car })).toEqual([["Ungrouped", ["Car"]]]);
+      expect(await listed(f.user, { plate_number: "CAR 1", vin: "WVWZZZ1JZXW000001", device_model: "FMB920" })).toEqual([["Ungrouped", ["Car"]]]);
+      expect(await listed(f.user, { plate_number: "CAR 1", vin: "other" })).toEqual([]);
+      expect(await listed(f.user, { msisdn: "+37060000001" })).toEqual([["Vans", ["Van"]]]);
+      expect(await listed(f.user, { sim_number: "+37060000001", object_owner: "" })).toEqual([["Vans", ["Van"]]]);
+      expect(await listed(f.user, { object_owner: "Acme" })).toEqual([["Ungrouped", ["Truck"]]]);
+      expect(await listed(f.user, { group_id: f.vans })).toEqual([["Vans", ["Van"]]]);
+      expect(await listed(f.user, { group_id: 0 })).toEqual([["Ungrouped", ["Car", "Truck"]]]);
+      expect(await listed(f.user, { imei: "", group_id: "" })).toEqual([["Ungrouped", ["Car", "Truck"]], ["Vans", ["Van"]]]);
+    });
+
+    it("keeps devices by status and by how long ago they last reported", async () => {
+      const f = await fleet();
+      expect(await listed(f.user, { status: "online" })).toEqual([["Vans", ["Van"]]]);
+      // status[]= repeated, as a form sends an array.
+      const statuses = async (...values: string[]) => {
+        const url = `/api/get_devices?lang=en&user_api_hash=${encodeURIComponent(f.user.hash)}&${values.map((v) => `status[]=${v}`).join("&")}`;
+        return ok(await h.inject({ method: "GET", url }), GetDevicesResponseSchema).map((g) => [g.title, g.items.map((i) => i.name)]);
+      };
+      expect(await statuses("offline")).toEqual([["Ungrouped", ["Car", "Truck"]]]);
+      expect(await statuses("online", "offline")).toEqual([["Ungrouped", ["Car", "Truck"]], ["Vans", ["Van"]]]);
+      // Reported within the last 3 hours: the van and the car; silent for 60 minutes or more: the car and the truck.
+      expect(await listed(f.user, { online: 180 })).toEqual([["Ungrouped", ["Car"]], ["Vans", ["Van"]]]);
+      expect(await listed(f.user, { offline: 60 })).toEqual([["Ungrouped", ["Car", "Truck"]]]);
+    });
+
+    it("pages the devices in the list's order with limit and page, and lists every device without them", async () => {
+      const f = await fleet();
+      expect(await listed(f.user, {})).toEqual([["Ungrouped", ["Car", "Truck"]], ["Vans", ["Van"]]]);
+      expect(await listed(f.user, { limit: 2 })).toEqual([["Ungrouped", ["Car", "Truck"]]]);
+      expect(await listed(f.user, { limit: 2, page: 2 })).toEqual([["Vans", ["Van"]]]);
+      expect(await listed(f.user, { limit: 2, page: 3 })).toEqual([]);
+      expect(await listed(f.user, { page: 1 })).toEqual([["Ungrouped", ["Car", "Truck"]], ["Vans", ["Van"]]]);
+      // Filtered first, then paged.
+      expect(await listed(f.user, { offline: 60, limit: 1, page: 2 })).toEqual([["Ungrouped", ["Truck"]]]);
+    });
+
+    it("filters get_devices_latest by filter[...] alike", async () => {
+      const f = await fleet();
+      const names = async (query: Record<string, string | number>) => ok(await h.get("/get_devices_latest", { user: f.user, query }), GetDevicesLatestResponseSchema).items.map((i) => i.name);
+      expect(await names({ "filter[plate_number]": "VAN 1" })).toEqual(["Van"]);
+      expect(await names({ "filter[status]": "offline" })).toEqual(["Car", "Truck"]);
+      expect(await names({ "filter[group_id]": 0, "filter[offline]": 60 })).toEqual(["Car", "Truck"]);
+    });
+
+    it("refuses a filter or page that is not one, naming it", async () => {
+      const user = await h.newUser();
+      for (const [key, value] of [["id", "abc"], ["group_id", "-1"], ["online", "soon"], ["limit", "0"], ["limit", "1001"], ["page", "0"]] as const) {
+        expect(Object.keys(invalid(await h.get("/get_devices", { user, query: { [key]: value } }))), key).toEqual([key]);
+      }
+      expect(Object.keys(invalid(await h.get("/get_devices_latest", { user, query: { "filter[colour]": "red" } })))).toEqual(["filter"]);
+    });
+  });
+
   describe("after the live store lost its states", () => {
     it("shows each device at its last stored position at once, and keeps it in the live store", async () => {
       const user = await h.newUser();

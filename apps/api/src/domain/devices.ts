@@ -1,7 +1,7 @@
 import {
   NotFoundError, assertNoErrors, isActive,
   detectEngineOptions, deviceIconIds, deviceIcons, engineHoursOptions, fuelMeasurementIds, fuelMeasurements, timezones,
-  type AddDeviceBody, type ChangeActiveDevice, type EditDeviceBody, type EditDeviceDataResponse, type EditDeviceItem, type LatestDeviceItem, type LiveDeviceItem,
+  type AddDeviceBody, type ChangeActiveDevice, type DeviceListFilter, type EditDeviceBody, type EditDeviceDataResponse, type EditDeviceItem, type GetDevicesQuery, type LatestDeviceItem, type LiveDeviceItem,
 } from "@fleet/contracts";
 import {
   UserGroup, createDevice, destroyDevice, findUserDevice, listDeviceGroups, listUsers, setDevicesActive, updateDevice,
@@ -14,6 +14,7 @@ import { deviceData, liveItem, liveListContext } from "../lib/live-item.js";
 import type { LiveRecord, LiveRecordCache, UserRecords } from "../lib/live-records.js";
 import type { LiveStateCache } from "../lib/live-states.js";
 import type { ApiSettings } from "../plugins/app/services.js";
+import { listFilter } from "./device-list-filter.js";
 import { worded, type Wording } from "./refusals.js";
 import { polled } from "./events.js";
 import { found } from "./found.js";
@@ -154,15 +155,39 @@ async function liveItems({ live, liveStates, settings }: LiveView, user: User, r
   });
 }
 
-/** get_devices: the user's devices by group, "Ungrouped" first; groups without devices are left out. */
-export async function liveList(view: LiveView, user: User) {
+/** The devices get_devices pages by when a client gives page or limit without the other (the Swagger's default). */
+const DEVICES_PER_PAGE = 100;
+
+/**
+ * get_devices: the user's devices by group, "Ungrouped" first; groups without devices are
+ * left out. Filtered as the query says and, with `limit` or `page`, one page of the devices
+ * in that order, grouped the same way.
+ */
+export async function liveList(view: LiveView, user: User, query: GetDevicesQuery = {}) {
+  const filter = listFilter(query);
   const [records, groups] = await Promise.all([view.liveRecords.of(user.id), listDeviceGroups(view.db, user.id)]);
   const all = records.all();
-  const items = await liveItems(view, user, all, Date.now(), true);
+  const order = new Map<number, number>([[0, 0], ...groups.map((g, i): [number, number] => [g.id, i + 1])]);
+  const groupOf = (r: LiveRecord) => r.device.pivot.groupId ?? 0;
+  // A device in a group this answer does not list is left out, as before paging.
+  let listed = all.filter((r) => order.has(groupOf(r)) && filter.record(r.device));
+  listed.sort((a, b) => order.get(groupOf(a))! - order.get(groupOf(b))!);
+  const paged = query.limit !== undefined || query.page !== undefined;
+  const page = <T>(list: T[]) => {
+    const per = query.limit ?? DEVICES_PER_PAGE;
+    const from = ((query.page ?? 1) - 1) * per;
+    return list.slice(from, from + per);
+  };
+  const now = Date.now();
+  // Without filters on state, the page is known before any state is read.
+  if (paged && !filter.byState) listed = page(listed);
+  let shown = (await liveItems(view, user, listed, now, true)).map((item, i) => ({ record: listed[i]!, item }));
+  if (filter.byState) shown = shown.filter((s) => filter.item(s.item, now));
+  if (paged && filter.byState) shown = page(shown);
   const byGroup = new Map<number, { id: number; title: string; items: LiveDeviceItem[] }>();
   byGroup.set(0, { id: 0, title: "Ungrouped", items: [] });
   for (const g of groups) byGroup.set(g.id, { id: g.id, title: g.title, items: [] });
-  all.forEach((r, i) => byGroup.get(r.device.pivot.groupId ?? 0)?.items.push(items[i]!));
+  for (const s of shown) byGroup.get(groupOf(s.record))!.items.push(s.item);
   return [...byGroup.values()].filter((g) => g.items.length > 0);
 }
 
@@ -184,7 +209,8 @@ function changedRecords(records: UserRecords, deviceIds: readonly number[], user
 }
 
 /** get_devices_latest: the devices changed at or after `time` (unix seconds), the events recorded since, and the `time` to ask from next. */
-export async function latest(view: LiveView, user: User, time: number | undefined) {
+export async function latest(view: LiveView, user: User, time: number | undefined, filterBy?: DeviceListFilter) {
+  const filter = listFilter(filterBy);
   const since = time === undefined ? 0 : time * 1000;
   // The store's clock is read with the index, so a change after this read is stamped
   // at or after `now`, and asking again from floor(now) cannot miss it. Devices that went
@@ -195,8 +221,9 @@ export async function latest(view: LiveView, user: User, time: number | undefine
   // The change index keeps CHANGE_RETENTION_MS: a poll from further back than that
   // could miss a change the index has forgotten, so it gets every device instead.
   const complete = time !== undefined && indexCovers(since, now);
-  const listed = complete ? changedRecords(records, deviceIds, user, since, now) : records.all();
-  const items: LatestDeviceItem[] = (await liveItems(view, user, listed, now, !complete)).map((item) => ({
+  const listed = (complete ? changedRecords(records, deviceIds, user, since, now) : records.all()).filter((r) => filter.record(r.device));
+  const shown = (await liveItems(view, user, listed, now, !complete)).filter((item) => !filter.byState || filter.item(item, now));
+  const items: LatestDeviceItem[] = shown.map((item) => ({
     ...item,
     sensors: JSON.stringify(item.sensors),
     services: JSON.stringify(item.services),

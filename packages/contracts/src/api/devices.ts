@@ -156,8 +156,45 @@ export type LatestDeviceItem = Static<typeof LatestDeviceItemSchema>;
 
 export const GetDevicesResponseSchema = Type.Array(Type.Object({ id: Type.Integer(), title: S, items: Type.Array(LiveDeviceItemSchema) }));
 
+/** An optional whole number of a list filter; empty is no filter, as a form that leaves the field blank sends it. */
+const FilterInt = (max: number) => Type.Optional(Type.Union([Type.Integer({ minimum: 0, maximum: max }), Type.Literal("")]));
+const FilterText = Type.Optional(Type.String({ maxLength: 255, description: "exact value; empty is no filter" }));
+
+/**
+ * The live list's filters as the vendor's Swagger gives them (get_devices' query, and
+ * get_devices_latest's `filter[...]`): exact values of the device's fields, its status, and
+ * how recently it reported. Every filter given must hold; an empty one is none.
+ */
+export const DeviceListFilterSchema = Type.Object({
+  id: FilterInt(2147483647),
+  imei: FilterText,
+  sim_number: FilterText,
+  msisdn: Type.Optional(Type.String({ maxLength: 255, description: "the SIM's number: matches sim_number" })),
+  vin: FilterText,
+  plate_number: FilterText,
+  registration_number: FilterText,
+  object_owner: FilterText,
+  device_model: FilterText,
+  group_id: FilterInt(2147483647),
+  status: Type.Optional(Type.Union([Type.String({ maxLength: 32 }), Type.Array(Type.String({ maxLength: 32 }), { maxItems: 10 })], { description: "the item's `online` value, online or offline; several are any of them" })),
+  online: FilterInt(5_256_000),
+  offline: FilterInt(5_256_000),
+});
+export type DeviceListFilter = Static<typeof DeviceListFilterSchema>;
+
+/** The most devices a get_devices page holds. */
+export const MAX_DEVICES_PER_PAGE = 1000;
+
+export const GetDevicesQuerySchema = Type.Object({
+  ...DeviceListFilterSchema.properties,
+  limit: Type.Optional(Type.Integer({ minimum: 1, maximum: MAX_DEVICES_PER_PAGE, description: "devices per page; without limit and page, every device" })),
+  page: Type.Optional(Type.Integer({ minimum: 1, maximum: 1_000_000, description: "1-based; 100 devices a page unless limit says" })),
+});
+export type GetDevicesQuery = Static<typeof GetDevicesQuerySchema>;
+
 export const GetDevicesLatestQuerySchema = Type.Object({
   time: Type.Optional(Type.Integer({ minimum: 0, maximum: 4102444800, description: "unix seconds from the previous response" })),
+  filter: Type.Optional(Type.Object(DeviceListFilterSchema.properties, { additionalProperties: false, description: "get_devices' filters, as filter[imei] and so on" })),
 });
 
 export const GetDevicesLatestResponseSchema = Type.Object({
