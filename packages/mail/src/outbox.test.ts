@@ -1,11 +1,12 @@
-import { mkdtemp, readdir, readFile, rm, stat, writeFile } from "node:fs/promises";
+import { mkdir, mkdtemp, readdir, readFile, rm, stat, writeFile } from "node:fs/promises";
 import { tmpdir } from "node:os";
-import { join } from "node:path";
+import { basename, join } from "node:path";
 import { simpleParser } from "mailparser";
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
 import { createMailer } from "./create.js";
 import { MailError } from "./error.js";
 import { createOutboxMailer, outboxDir, outboxFileName } from "./outbox.js";
+import { writtenAt } from "./outbox-prune.js";
 import type { MailLogger } from "./port.js";
 
 const NAME = /^\d{4}-\d{2}-\d{2}T\d{2}-\d{2}-\d{2}-\d{3}Z-\d{4}-[0-9a-f]{8}\.eml$/;
@@ -127,5 +128,47 @@ describe("outbox adapter", () => {
 
     expect((await sending).path).toBeDefined();
     await expect(mailer.send({ to: "a@example.com", subject: "s", text: "t" })).rejects.toThrow("the mailer is closed");
+  });
+});
+
+describe("outbox retention", () => {
+  const DAY = 86_400_000;
+  /** Fills the outbox as earlier runs would have left it; the names of the files written. */
+  async function leftBehind() {
+    const dir = outboxDir(dataDir);
+    await mkdir(dir, { recursive: true });
+    const old = outboxFileName(Date.now() - 40 * DAY);
+    const recent = outboxFileName(Date.now() - 10 * DAY);
+    const crashed = `.${outboxFileName(Date.now() - 2 * DAY)}.tmp`;
+    const writing = `.${outboxFileName(Date.now() - 60_000)}.tmp`;
+    for (const name of [old, recent, crashed, writing, "notes.txt"]) await writeFile(join(dir, name), "x");
+    return { dir, old, recent, crashed, writing };
+  }
+  const settled = async (mailer: { close(): Promise<void> }) => mailer.close();
+
+  it("deletes messages older than 30 days and a crash's temporary files when it writes one, and nothing else", async () => {
+    const f = await leftBehind();
+    const logger = capture();
+    const mailer = createOutboxMailer({ dataDir, from: "no-reply@fleet.local", logger });
+    const receipt = await mailer.send({ to: ["ops@example.com"], subject: "Daily report", text: "attached" });
+    await settled(mailer);
+    const left = await readdir(f.dir);
+    expect(left.sort()).toEqual([f.writing, f.recent, basename(receipt.path!), "notes.txt"].sort());
+    expect(logger.lines.map((l) => l.msg)).toContain("old outbox messages deleted");
+  });
+
+  it("keeps messages for keepDays", async () => {
+    const f = await leftBehind();
+    const mailer = createOutboxMailer({ dataDir, from: "no-reply@fleet.local", logger: capture(), keepDays: 5 });
+    await mailer.send({ to: ["ops@example.com"], subject: "Daily report", text: "attached" });
+    await settled(mailer);
+    expect(await readdir(f.dir)).not.toContain(f.recent);
+  });
+
+  it("reads a message's time from its name", () => {
+    const at = Date.UTC(2026, 10, 25, 18, 5, 12, 345);
+    expect(writtenAt(outboxFileName(at))).toBe(at);
+    expect(writtenAt(`.${outboxFileName(at)}.tmp`)).toBe(at);
+    expect(writtenAt("notes.txt")).toBeUndefined();
   });
 });

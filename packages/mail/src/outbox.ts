@@ -5,6 +5,7 @@ import MailComposer from "nodemailer/lib/mail-composer";
 import { MailError } from "./error.js";
 import { inFlight } from "./in-flight.js";
 import { checkMessage, toNodemailer, type MailMessage } from "./message.js";
+import { pruneOutbox } from "./outbox-prune.js";
 import type { MailLogger, Mailer, MailReceipt } from "./port.js";
 
 /** Where the outbox adapter writes: `<dataDir>/outbox`. */
@@ -17,7 +18,12 @@ export interface OutboxMailerOptions {
   /** The sender of messages that name none (MAIL_FROM). */
   from: string;
   logger: MailLogger;
+  /** Days a message is kept; older ones go when a message is written, at most hourly. Default 30. */
+  keepDays?: number;
 }
+
+/** How often writing a message also deletes the outbox's old ones. */
+const PRUNE_EVERY_MS = 3_600_000;
 
 let lastMs = -1;
 let sameMs = 0;
@@ -40,11 +46,14 @@ export function outboxFileName(now = Date.now()): string {
  * `<dataDir>/outbox/`, the exact bytes an SMTP server would have received (nodemailer's
  * MailComposer builds them), so it opens in any mail client. Files are written to a
  * dot-named temporary file and renamed, so a reader never sees half a message, and are
- * readable by their owner only: a password reminder's link is a secret.
+ * readable by their owner only: a password reminder's link is a secret. Messages older than
+ * `keepDays` are deleted as new ones are written (outbox-prune.ts).
  */
 export function createOutboxMailer(options: OutboxMailerOptions): Mailer {
   const dir = outboxDir(options.dataDir);
   const sends = inFlight();
+  const keepDays = options.keepDays ?? 30;
+  let prunedAt = -Infinity;
 
   async function write(message: MailMessage): Promise<MailReceipt> {
     const checked = checkMessage(message);
@@ -68,6 +77,11 @@ export function createOutboxMailer(options: OutboxMailerOptions): Mailer {
       throw new MailError("failed", `could not write the message to the outbox ${dir}: ${(err as Error).message}`, { cause: err });
     }
     options.logger.info({ recipients: checked.to.length, subject: checked.subject, path }, "mail written to the outbox");
+    if (Date.now() - prunedAt >= PRUNE_EVERY_MS) {
+      prunedAt = Date.now();
+      // Tracked like a send, so close waits for it; it never fails the message just written.
+      void sends.run(() => pruneOutbox(dir, keepDays, options.logger)).catch(() => {});
+    }
     return { messageId: node.messageId(), accepted: node.getEnvelope().to, rejected: [], path };
   }
 
