@@ -17,7 +17,7 @@ interface Swagger {
 export const swagger = JSON.parse(readFileSync(SWAGGER_PATH, "utf8")) as Swagger;
 
 /*
- * The one reading of the Swagger that is not literal. Its device definition is typed from a
+ * The readings of the Swagger that are not literal. Its device definition is typed from a
  * single example, so the pivot's optional ids carry that example's type: group_id and
  * timezone_id "null", current_driver_id "string". They are ids or null (no group, no
  * driver, the user's timezone), which is how the Device record of get_devices and
@@ -26,8 +26,29 @@ export const swagger = JSON.parse(readFileSync(SWAGGER_PATH, "utf8")) as Swagger
 const devicePivot = (swagger.definitions.device!.properties as Record<string, { properties: Record<string, JsonSchema> }>).pivot!.properties;
 for (const id of ["group_id", "current_driver_id", "timezone_id"]) devicePivot[id] = { type: ["string", "null"] };
 
-/** Keywords that say nothing about what is valid. */
-const NOTES = new Set(["title", "description", "example", "examples"]);
+/*
+ * The live lists (get_devices, get_devices_latest) inline their own copy of that record as
+ * `device_data`, typed from the same example, with group_id and current_driver_id on the
+ * record as well as on the pivot: those get the same reading. Its user_id is the example's
+ * null; the spec's Device record says "null or integer", which is what it holds.
+ */
+type Props = Record<string, JsonSchema & { properties?: Props; items?: JsonSchema & { properties?: Props } }>;
+const getSchema = (path: string) => swagger.paths[path]!.get!.responses["200"]!.schema as JsonSchema & { properties?: Props; items?: JsonSchema & { properties?: Props } };
+for (const deviceData of [getSchema("/get_devices").items!.properties!.items!.items!.properties!.device_data!, getSchema("/get_devices_latest").properties!.items!.items!.properties!.device_data!]) {
+  const record = deviceData.properties!;
+  for (const id of ["group_id", "current_driver_id"]) record[id] = { type: ["string", "null"] };
+  for (const id of ["group_id", "current_driver_id", "timezone_id"]) record.pivot!.properties![id] = { type: ["string", "null"] };
+  if (record.user_id) record.user_id = { type: ["integer", "null"] };
+}
+
+/**
+ * Keywords that say nothing about what is valid. `format` is one: the task's times are
+ * "date-time" there, but the API answers them `YYYY-MM-DD HH:MM:SS` in the user's timezone
+ * on purpose, like every other time in the vendor's examples (decisions.md, "Date-times on
+ * input").
+ */
+const NOTES = new Set(["title", "description", "example", "examples", "format"]);
+
 const CHECKED = new Set(["$ref", "type", "properties", "items", "allOf", "enum", "required"]);
 
 function typeOf(v: unknown): string[] {

@@ -2,28 +2,9 @@
 import { TaskResponseSchema } from "@fleet/contracts";
 import { ok, type ApiHarness, type TestUser } from "../fixture.js";
 import type { IdCase, ListCase, MatrixGroup, Records, RequestSpec } from "./types.js";
+import { PNG_BASE64, taskBody } from "../task-body.js";
 
-// The smallest PNG: a 1×1 pixel.
-const PNG_DATA_URL = "data:image/png;base64,iVBORw0KGgoAAAANSUhEUgAAAAEAAAABCAYAAAAfFcSJAAAADUlEQVR42mNkYPhfDwAChwGA60e6kgAAAABJRU5ErkJggg==";
-
-const taskBody = (device: number, title = "Task") => ({
-  device_id: device,
-  title,
-  comment: "Ring twice",
-  priority: 2,
-  status: 1,
-  pickup_address: "Depot",
-  pickup_address_lat: 54.6872,
-  pickup_address_lng: 25.2797,
-  pickup_time_from: "2030-05-01 08:00:00",
-  pickup_time_to: "2030-05-01 10:00:00",
-  delivery_address: "Customer",
-  delivery_address_lat: 54.8985,
-  delivery_address_lng: 23.9036,
-  delivery_time_from: "2030-05-01 12:00:00",
-  delivery_time_to: "2030-05-01 14:00:00",
-  invoice_number: "INV-1",
-});
+const PNG_DATA_URL = `data:image/png;base64,${PNG_BASE64}`;
 
 const post = (h: ApiHarness, user: TestUser, path: string, body: unknown, query?: Record<string, string | number>) => h.post(path, { user, body, ...(query ? { query } : {}) });
 
