@@ -23,7 +23,7 @@ export interface RulesLogger {
 export interface RulesOptions {
   bus: Bus;
   db: Db;
-  live: Pick<LiveStore, "getStates" | "getRuleStates" | "getRuleStateMember" | "changeRuleStates" | "markEvents">;
+  live: Pick<LiveStore, "getStates" | "getRuleStates" | "getRuleStateMember" | "changeRuleStates" | "markEvents" | "claim">;
   logger: RulesLogger;
   partitionsConcurrently?: number;
   /** How long a device's rules are kept without a notice; see RuleBookOptions. */
@@ -55,7 +55,7 @@ export interface Rules {
   recorded(): number;
   /** Messages dead-lettered since start. */
   deadLettered(): number;
-  /** Sweeps silent devices now (as the timer does); resolves with the events it recorded. */
+  /** Sweeps silent devices now (as the timer does, without its lease); resolves with the events it recorded. */
   sweep(): Promise<number>;
   /** Delivers the notifications due now (as the timer does); resolves with how many it attempted. */
   dispatch(): Promise<number>;

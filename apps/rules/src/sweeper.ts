@@ -7,7 +7,7 @@ import { SWEPT_TYPES, sweepDevice } from "./sweep.js";
 
 export interface SweeperOptions {
   db: Db;
-  live: Pick<LiveStore, "getStates" | "getRuleStates">;
+  live: Pick<LiveStore, "getStates" | "getRuleStates" | "claim">;
   book: RuleBook;
   /** Records what a sweep found (each once, by its episode's key); resolves with how many were new. */
   record(found: readonly Found[], rules: ReadonlyMap<number, DeviceRules>): Promise<number>;
@@ -17,16 +17,21 @@ export interface SweeperOptions {
 }
 
 export interface Sweeper {
-  /** One sweep now; resolves with the events it recorded. */
+  /** One sweep now, lease or not (an operator's or a test's); resolves with the events it recorded. */
   sweep(): Promise<number>;
   close(): Promise<void>;
 }
 
+/** The live store's lease the instances' timers take, so one of them sweeps in each period. */
+export const SWEEP_LEASE = "rules:sweep";
+
 /**
  * Sweeps, every `everyMs`, the devices an offline_duration or stop_duration alert watches
- * (sweep.ts). Every instance sweeps every such device: the events' keys make the sweeps of
- * several instances record each event once, and a sweep that fails is logged and tried again
- * at the next tick.
+ * (sweep.ts). Each tick first takes the live store's lease for most of a period, so with
+ * several instances one sweeps each period rather than all of them reading every watched
+ * device's state. The lease is not released: an instance that dies mid-sweep leaves it to
+ * end, and the next period's sweep finds what it missed (the events' keys record each once,
+ * whoever finds it). A sweep that fails is logged and tried again at the next tick.
  */
 export function startSweeper(opts: SweeperOptions): Sweeper {
   const now = opts.now ?? Date.now;
@@ -43,14 +48,19 @@ export function startSweeper(opts: SweeperOptions): Sweeper {
   }
 
   const sweep = () => (running ??= sweepOnce().finally(() => (running = undefined)));
+  // A little under a period, so the instance whose tick comes first in the next one takes it.
+  const leaseMs = Math.max(1, Math.floor(opts.everyMs * 0.9));
+  let closed = false;
+  const tick = async () => ((await opts.live.claim(SWEEP_LEASE, leaseMs)) && !closed ? sweep() : 0);
   const timer = setInterval(() => {
-    sweep().catch((err: unknown) => opts.logger.warn({ err }, "sweep for silent devices failed; trying again next time"));
+    tick().catch((err: unknown) => opts.logger.warn({ err }, "sweep for silent devices failed; trying again next time"));
   }, opts.everyMs);
   timer.unref();
 
   return {
     sweep,
     async close() {
+      closed = true;
       clearInterval(timer);
       await running?.catch(() => undefined);
     },

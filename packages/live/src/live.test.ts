@@ -195,6 +195,16 @@ function liveContract(name: string, make: () => Promise<Harness>) {
       expect([...(await h.store.getStates([1, 2, 3])).keys()]).toEqual([1]);
     });
 
+    it("gives a lease to one caller until its time ends, then to the next", async () => {
+      const tries = await Promise.all([1, 2, 3].map(() => h.store.claim("sweep", 300)));
+      expect(tries.filter(Boolean)).toHaveLength(1);
+      expect(await h.store.claim("sweep", 300)).toBe(false);
+      // Leases of other names are apart.
+      expect(await h.store.claim("other", 300)).toBe(true);
+      await new Promise((r) => setTimeout(r, 400));
+      expect(await h.store.claim("sweep", 300)).toBe(true);
+    });
+
     it("writes 2,500 entries in one putStates, each in every one of its users' indexes", async () => {
       const ids = Array.from({ length: 2500 }, (_, i) => i + 1);
       const serverTime = Date.now() - 60_000;

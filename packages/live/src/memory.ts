@@ -105,6 +105,8 @@ export function createMemoryLive(options: MemoryLiveOptions = {}): LiveStore {
   const events = new UserIndex(loaded?.events);
   /** deviceId → its rules-service state, member → that member's JSON. */
   const rules = new Map<number, Map<string, string>>(loadRules(loaded?.rules));
+  /** Lease name → when it ends (epoch ms). Not in the snapshot: a lease outlives no process here. */
+  const leases = new Map<string, number>();
   let last = loaded?.clock ?? 0;
   let dirty = false;
   /**
@@ -246,6 +248,12 @@ export function createMemoryLive(options: MemoryLiveOptions = {}): LiveStore {
         else rules.set(deviceId, members);
         dirty = true;
       }
+    },
+    async claim(name, ttlMs) {
+      const now = Date.now();
+      if ((leases.get(name) ?? 0) > now) return false;
+      leases.set(name, now + ttlMs);
+      return true;
     },
     async deleteStates(deviceIds) {
       // Index entries stay, as in Redis; readers skip ids without a state.

@@ -122,6 +122,12 @@ export interface LiveStore {
   changeRuleStates(changes: readonly RuleStateChange[]): Promise<void>;
   /** Deletes the devices' states and their rules-service states (the devices were deleted). */
   deleteStates(deviceIds: readonly number[]): Promise<void>;
+  /**
+   * Takes the lease `name` for `ttlMs` unless a caller holds it: true when this call took it.
+   * A lease is never released early: it ends with its time, so a holder that dies frees it
+   * too. For work one instance of a service does for all of them in each period.
+   */
+  claim(name: string, ttlMs: number): Promise<boolean>;
   close(): Promise<void>;
 }
 

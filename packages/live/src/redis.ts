@@ -305,6 +305,9 @@ export function createRedisLive(options: RedisLiveOptions): LiveStore {
       return ids.map(Number);
     },
     ...redisRuleStates(redis, pipelined, options.logger),
+    async claim(name, ttlMs) {
+      return (await redis.set(`lease:${name}`, "1", "PX", ttlMs, "NX")) === "OK";
+    },
     async deleteStates(deviceIds) {
       // Index members stay until trimmed: readers already skip ids without a state
       // (markChanged creates such ids too), and a user's index is bounded by retention.
