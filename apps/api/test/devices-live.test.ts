@@ -198,6 +198,19 @@ describeApi("devices: live list", (h) => {
       expect(await names({ "filter[group_id]": 0, "filter[offline]": 60 })).toEqual(["Car", "Truck"]);
     });
 
+    it("answers another user's device or group id exactly as a missing one: nothing listed", async () => {
+      const f = await fleet();
+      const other = await fleet();
+      const missing = 2_000_000_000;
+      expect(await listed(other.user, { id: f.van })).toEqual(await listed(other.user, { id: missing }));
+      expect(await listed(other.user, { id: f.van })).toEqual([]);
+      expect(await listed(other.user, { group_id: f.vans })).toEqual(await listed(other.user, { group_id: missing }));
+      expect(await listed(other.user, { group_id: f.vans })).toEqual([]);
+      const latestIds = async (id: number) => ok(await h.get("/get_devices_latest", { user: other.user, query: { "filter[id]": id } }), GetDevicesLatestResponseSchema).items;
+      expect(await latestIds(f.van)).toEqual(await latestIds(missing));
+      expect(await latestIds(f.van)).toEqual([]);
+    });
+
     it("refuses a filter or page that is not one, naming it", async () => {
       const user = await h.newUser();
       for (const [key, value] of [["id", "abc"], ["group_id", "-1"], ["online", "soon"], ["limit", "0"], ["limit", "1001"], ["page", "0"]] as const) {

@@ -163,7 +163,7 @@ const DEVICES_PER_PAGE = 100;
  * left out. Filtered as the query says and, with `limit` or `page`, one page of the devices
  * in that order, grouped the same way.
  */
-export async function liveList(view: LiveView, user: User, query: GetDevicesQuery = {}) {
+export async function liveList(view: LiveView, user: User, query: GetDevicesQuery) {
   const filter = listFilter(query);
   const [records, groups] = await Promise.all([view.liveRecords.of(user.id), listDeviceGroups(view.db, user.id)]);
   const all = records.all();
