@@ -30,6 +30,7 @@ import { alertRoutes } from "./routes/alerts.js";
 import { templateRoutes } from "./routes/templates.js";
 import { commandRoutes } from "./routes/commands.js";
 import { taskRoutes } from "./routes/tasks.js";
+import { sharedViewRoutes, sharingRoutes } from "./routes/sharing.js";
 import { reportDownloadRoutes, reportRoutes } from "./routes/reports.js";
 import { historyMessageRoutes } from "./routes/history-messages.js";
 import { eventRoutes } from "./routes/events.js";
@@ -59,6 +60,7 @@ export const apiApp: FastifyPluginAsync<ApiAppOptions> = async (root, opts) => {
   await app.register(loginRoutes);
   await app.register(accountRoutes);
   await app.register(reportDownloadRoutes);
+  await app.register(sharedViewRoutes);
   await app.register(async (authed) => {
     authed.addHook("preValidation", authed.authenticate);
     await authed.register(userRoutes);
@@ -83,6 +85,7 @@ export const apiApp: FastifyPluginAsync<ApiAppOptions> = async (root, opts) => {
     await authed.register(eventRoutes);
     await authed.register(historyRoutes);
     await authed.register(addressRoutes);
+    await authed.register(sharingRoutes);
     await authed.register(adminRoutes);
   });
 };

@@ -378,7 +378,7 @@ export class ApiHarness {
     return { status: res.statusCode, body, text: res.body, headers: res.headers, label: `${opts.method ?? "GET"} ${opts.url}` };
   }
 
-  async request(method: "GET" | "POST", path: string, opts: CallOptions = {}): Promise<Reply> {
+  async request(method: "GET" | "POST" | "PUT" | "DELETE", path: string, opts: CallOptions = {}): Promise<Reply> {
     const query: Record<string, string> = {};
     if (opts.lang !== null) query.lang = opts.lang ?? "en";
     const headers: Record<string, string> = { ...opts.headers };

@@ -1,12 +1,13 @@
 import { Writable } from "node:stream";
 import { createLogger } from "@fleet/logging";
-import { LoginResponseSchema } from "@fleet/contracts";
+import { LoginResponseSchema, SharingResponseSchema } from "@fleet/contracts";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { ApiHarness, deviceFields, ok, type Reply } from "./fixture.js";
 
 /*
  * What an operator reading the logs must never find: a user's api hash (from the query, a
- * body or the header), a password (login, change_password) or a new password. The app logs
+ * body or the header), a password (login, change_password), a new password, or a sharing
+ * link's hash (the credential of its public view). The app logs
  * through the apps' own logger at its most verbose level into a buffer the test reads.
  */
 describe("log lines hold no secret", () => {
@@ -25,7 +26,9 @@ describe("log lines hold no secret", () => {
     const user = await h.newUser({ password: "first-Passw0rd" });
     const login = ok(await h.post("/login", { body: { email: user.email, password: "first-Passw0rd" }, as: "form" }), LoginResponseSchema);
     const hash = login.user_api_hash;
+    const sharing = ok(await h.post("/sharing", { hash, body: { name: "Customer" } }), SharingResponseSchema);
     const seen: Reply[] = [
+      await h.inject({ method: "GET", url: "/api/shared_devices", query: { token: sharing.hash } }),
       await h.get("/get_devices", { hash, hashIn: "query" }),
       await h.get("/get_devices", { hash, hashIn: "header" }),
       await h.post("/add_device", { hash, hashIn: "body", body: deviceFields(), as: "form" }),
@@ -33,12 +36,13 @@ describe("log lines hold no secret", () => {
       await h.post("/login", { body: { email: user.email, password: "wrong-Passw0rd" }, as: "form" }),
       await h.post("/change_password", { hash, hashIn: "body", body: { password: "second-Passw0rd", password_confirmation: "second-Passw0rd" }, as: "form" }),
     ];
-    expect(seen.map((r) => r.status)).toEqual([200, 200, 200, 401, 401, 200]);
+    expect(seen.map((r) => r.status)).toEqual([200, 200, 200, 200, 401, 401, 200]);
 
     const text = lines.join("");
     // The test would be empty if nothing were logged: every request left its line.
     expect(text.match(/"msg":"request"/g)?.length ?? 0).toBeGreaterThanOrEqual(seen.length + 1);
     expect(text).toContain("user_api_hash=[redacted]");
-    for (const secret of [hash, "first-Passw0rd", "wrong-Passw0rd", "second-Passw0rd", user.apiHash]) expect(text).not.toContain(secret);
+    expect(text).toContain("token=[redacted]");
+    for (const secret of [hash, sharing.hash, "first-Passw0rd", "wrong-Passw0rd", "second-Passw0rd", user.apiHash]) expect(text).not.toContain(secret);
   });
 });

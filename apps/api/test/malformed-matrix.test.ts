@@ -55,6 +55,9 @@ function notValues(s: JsonSchema): string[] {
 }
 
 /** Every row of the tables the API writes, to compare before and after. */
+type Method = "get" | "post" | "put" | "delete";
+const verb = (m: Method) => m.toUpperCase() as Uppercase<Method>;
+
 async function records(h: ApiHarness): Promise<unknown[]> {
   const tables = [
     schema.users,
@@ -80,6 +83,8 @@ async function records(h: ApiHarness): Promise<unknown[]> {
     schema.taskStatuses,
     schema.reports,
     schema.events,
+    schema.sharings,
+    schema.sharingDevices,
   ];
   return Promise.all(tables.map((t) => h.db.select().from(t)));
 }
@@ -119,12 +124,12 @@ describeApi("malformed variants of every endpoint", (h) => {
     for (const [route, op] of ops) {
       const make = VALID[route];
       if (!make) continue;
-      const [method, path] = route.split(" ") as ["get" | "post", string];
+      const [method, path] = route.split(" ") as [Method, string];
       const caller = route.startsWith("get /admin") || route.startsWith("post /admin") ? h.admin : user;
       const valid = make(own);
       const at = (params: Record<string, string | number> = {}) => path.replace(/\{(\w+)\}/g, (_, name: string) => encodeURIComponent(String(params[name] ?? "")));
       const sendTo = (url: string, query: Record<string, string | number> | undefined, body: unknown) =>
-        h.request(method === "get" ? "GET" : "POST", url, { user: caller, ...(query ? { query } : {}), ...(body === undefined ? {} : { body }) });
+        h.request(verb(method), url, { user: caller, ...(query ? { query } : {}), ...(body === undefined ? {} : { body }) });
       const send = (query: Record<string, string | number> | undefined, body: unknown) => sendTo(at(valid.params), query, body);
       const before = await records(h);
 
@@ -145,7 +150,7 @@ describeApi("malformed variants of every endpoint", (h) => {
       }
       for (const name of AUTH_PARAMS) expectRefusedText(await send({ ...valid.query, [name]: NUL }, valid.body), name, `${route} ?${name}=<NUL>`);
       const body = op.requestBody && Object.values(op.requestBody.content)[0]?.schema;
-      if (method === "post" && body?.properties && valid.body) {
+      if (method !== "get" && body?.properties && valid.body) {
         for (const bad of [[], null, "a string", 42]) expectFailure(await send(valid.query, bad), `${route} body ${JSON.stringify(bad)}`);
         for (const field of [...Object.keys(body.properties), ...AUTH_PARAMS]) {
           for (const bad of [NUL, LONE_SURROGATE]) expectRefusedText(await send(valid.query, { ...valid.body, [field]: bad }), field, `${route} ${field}=${JSON.stringify(bad)}`);
@@ -178,12 +183,12 @@ describeApi("malformed variants of every endpoint", (h) => {
     ["get /get_user_data", "query", "user_api_hash"],
   ];
   it.each(REPORTED)("refuses %s with a NUL in its %s's %s with 422 naming it, storing nothing", async (route, where, field) => {
-    const [method, path] = route.split(" ") as ["get" | "post", string];
+    const [method, path] = route.split(" ") as [Method, string];
     const valid = VALID[route]!(own);
     const before = await records(h);
     const refused = { status: 0, errors: { [field]: `The ${field.replaceAll("_", " ")} contains control characters or invalid Unicode.` } };
     const sent = (bad: string) => (where === "query" ? { query: { ...valid.query, [field]: bad }, body: valid.body } : { query: valid.query, body: { ...valid.body, [field]: bad } });
-    const nul = await h.request(method === "get" ? "GET" : "POST", path, { user, ...sent(NUL) });
+    const nul = await h.request(verb(method), path, { user, ...sent(NUL) });
     expect({ status: nul.status, body: nul.body }, nul.text).toEqual({ status: 422, body: refused });
     if (where === "body") {
       const lone = await h.request("POST", path, { user, ...sent(LONE_SURROGATE) });

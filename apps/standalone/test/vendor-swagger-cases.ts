@@ -37,10 +37,11 @@ export interface Seeded {
   geofenceGroup: number;
   routeGroup: number;
   poiGroup: number;
+  sharing: number;
   /** The account's SMS gateway: a test server that answers 200. */
   smsGateway: string;
   /** Records made only to be destroyed by the delete-type cases. */
-  throwaway: { device: number; sensor: number; service: number; alert: number; customEvent: number; geofence: number; route: number; report: number; mapIcon: number; driver: number; gprsTemplate: number; smsTemplate: number; task: number };
+  throwaway: { device: number; sensor: number; service: number; alert: number; customEvent: number; geofence: number; route: number; report: number; mapIcon: number; driver: number; gprsTemplate: number; smsTemplate: number; task: number; sharing: number };
 }
 
 export interface Req {
@@ -80,8 +81,7 @@ export interface Case {
  * CASES when it is implemented; the coverage test keeps both lists in step with the Swagger.
  */
 export const NOT_IMPLEMENTED = [
-  // Sharing links and call actions.
-  ...["get /sharing", "post /sharing", "get /sharing/{id}", "put /sharing/{id}", "delete /sharing/{id}", "put /sharing/{id}/devices"],
+  // Call actions.
   ...["get /call_actions", "post /call_actions/store", "put /call_actions/update/{id}", "delete /call_actions/destory/{id}", "get /call_actions/event_types", "get /call_actions/response_types", "get /call_actions/{id}"],
   // The administration beyond POST /admin/client and GET /admin/clients.
   ...["put /admin/client", "post /admin/client/status", "delete /admin/client/{id}", "delete /admin/clients", "get /admin/client/{id}/devices"],
@@ -266,6 +266,12 @@ export const CASES: Case[] = [
     { op: `put /${path}/update/{id}`, request: (s) => ({ params: { id: group(s) }, body: { title: `Renamed ${path}`, open: true } }) },
   ]),
 
+  { op: "get /sharing", request: () => ({ query: { page: 1, limit: 10 } }) },
+  { op: "post /sharing", request: (s) => ({ body: { devices: [s.device], active: true, name: "For the customer", enable_expiration_date: true, expiration_date: "2124-03-01 00:00:00" } }) },
+  { op: "get /sharing/{id}", request: (s) => ({ params: { id: s.sharing } }) },
+  { op: "put /sharing/{id}", request: (s) => ({ params: { id: s.sharing }, body: { name: "Renamed sharing", active: false, enable_expiration_date: false } }) },
+  { op: "put /sharing/{id}/devices", request: (s) => ({ params: { id: s.sharing }, body: { devices: [s.device, s.device2] } }) },
+
   { op: "get /address", request: () => ({ query: { lat: 54.69, lng: 25.28 } }) },
   { op: "get /address/reverse", request: () => ({ query: { lat: 54.6872, lng: 25.2797 } }) },
   { op: "get /address/search", request: () => ({ query: { q: "Vilnius" } }) },
@@ -297,6 +303,7 @@ export const CASES: Case[] = [
   { op: "get /destroy_user_gprs_template", request: (s) => ({ query: { user_gprs_template_id: s.throwaway.gprsTemplate } }) },
   { op: "get /destroy_user_sms_template", request: (s) => ({ query: { user_sms_template_id: s.throwaway.smsTemplate } }) },
   { op: "post /destroy_task", request: (s) => ({ body: { id: s.throwaway.task } }) },
+  { op: "delete /sharing/{id}", request: (s) => ({ params: { id: s.throwaway.sharing } }) },
   { op: "get /destroy_events", request: () => ({}) },
   { op: "get /destroy_device", request: (s) => ({ query: { device_id: s.throwaway.device } }) },
 ];

@@ -140,6 +140,7 @@ async function seed(smsGatewayUrl: string): Promise<Seeded> {
     geofenceGroup,
     routeGroup: await make("post /routes_groups/store", { body: { title: "Roads", routes: [route] } }),
     poiGroup: await make("post /pois_groups/store", { body: { title: "Places", pois: [mapIcon] } }),
+    sharing: await make("post /sharing", { body: { name: "Customer", devices: [van] } }),
     smsGateway: smsGatewayUrl,
     throwaway: {
       device: spare,
@@ -155,6 +156,7 @@ async function seed(smsGatewayUrl: string): Promise<Seeded> {
       gprsTemplate: await make("post /add_user_gprs_template", { body: { title: "Spare", message: "SPARE#", protocol: "osmand" } }),
       smsTemplate: await make("post /add_user_sms_template", { body: { title: "Spare", message: "SPARE#" } }),
       task: await make("post /add_task", { body: taskBody(spare, "Spare") }),
+      sharing: await make("post /sharing", { body: { name: "Spare", devices: [spare] } }),
     },
     // Last, once the device has its driver, sensor and alerts.
     position: await pushTrack(van, day),

@@ -33,3 +33,4 @@ export * from "./queries/rules.js";
 export * from "./queries/notifications.js";
 export * from "./queries/report-files.js";
 export * from "./queries/report-jobs.js";
+export * from "./queries/sharings.js";

@@ -59,6 +59,9 @@ type Handler<Q, B, R extends TSchema, P = undefined> = (call: Call<Q, B, P>) => 
 export interface Endpoints {
   get<Q extends TSchema | undefined, R extends TSchema, P extends TSchema | undefined = undefined>(path: string, spec: Spec<Q, undefined, R, P>, handler: Handler<Q, undefined, R, P>): void;
   post<Q extends TSchema | undefined, B extends TSchema | undefined, R extends TSchema, P extends TSchema | undefined = undefined>(path: string, spec: Spec<Q, B, R, P>, handler: Handler<Q, B, R, P>): void;
+  /** The vendor's REST-style writes (`put /sharing/{id}`). */
+  put<Q extends TSchema | undefined, B extends TSchema | undefined, R extends TSchema, P extends TSchema | undefined = undefined>(path: string, spec: Spec<Q, B, R, P>, handler: Handler<Q, B, R, P>): void;
+  delete<Q extends TSchema | undefined, R extends TSchema, P extends TSchema | undefined = undefined>(path: string, spec: Spec<Q, undefined, R, P>, handler: Handler<Q, undefined, R, P>): void;
   /**
    * GET with the input in the query and POST with it in the body, one handler for both:
    * the vendor documents these as GET, and fastify reads no GET body, so clients that
@@ -70,7 +73,7 @@ export interface Endpoints {
 /** The endpoint declarations of one group, tagged alike in the OpenAPI document. */
 export function endpoints(app: TypedApp, tags: string[]): Endpoints {
   type RawCall = Omit<Call<never, never>, "params" | "query" | "body"> & { params: unknown; query: unknown; body: unknown };
-  const route = (method: "GET" | "POST", path: string, spec: Spec<TSchema | undefined, TSchema | undefined, TSchema, TSchema | undefined>, handler: (call: RawCall) => unknown) =>
+  const route = (method: "GET" | "POST" | "PUT" | "DELETE", path: string, spec: Spec<TSchema | undefined, TSchema | undefined, TSchema, TSchema | undefined>, handler: (call: RawCall) => unknown) =>
     app.route({
       method,
       url: path,
@@ -88,6 +91,8 @@ export function endpoints(app: TypedApp, tags: string[]): Endpoints {
   return {
     get: (path, spec, handler) => route("GET", path, spec, handler as never),
     post: (path, spec, handler) => route("POST", path, spec, handler as never),
+    put: (path, spec, handler) => route("PUT", path, spec, handler as never),
+    delete: (path, spec, handler) => route("DELETE", path, spec, handler as never),
     either(path, spec, handler) {
       const { input, query, summary, response } = spec;
       route("GET", path, { summary, response, query: input }, (call) => handler({ ...(call as Call<never, undefined>), input: call.query as never }));

@@ -9,15 +9,16 @@ import { historyGroup } from "./history.js";
 import { historyMessagesGroup } from "./history-messages.js";
 import { part1Group } from "./part1.js";
 import { reportsGroup } from "./reports.js";
+import { sharingGroup } from "./sharing.js";
 import { tasksGroup } from "./tasks.js";
 import type { MatrixGroup, Records } from "./types.js";
 
 /** In seeding order: a group may use the records of the groups before it. */
-export const GROUPS: MatrixGroup[] = [part1Group, geoGroup, groupsGroup, alertsGroup, commandsGroup, tasksGroup, reportsGroup, eventsGroup, historyGroup, historyMessagesGroup, accountsGroup, addressesGroup];
+export const GROUPS: MatrixGroup[] = [part1Group, geoGroup, groupsGroup, alertsGroup, commandsGroup, tasksGroup, reportsGroup, eventsGroup, historyGroup, historyMessagesGroup, accountsGroup, addressesGroup, sharingGroup];
 export type { MatrixGroup, Records } from "./types.js";
 
 /** Every kind of record set to `id`: 0 before seeding, or an id that exists nowhere. */
 export function noRecords(id: number): Records {
-  const kinds = ["device", "driver", "sensor", "service", "group", "geofence", "geofenceGroup", "route", "routeGroup", "mapIcon", "mapIconGroup", "customEvent", "alert", "gprsTemplate", "smsTemplate", "task", "taskStatus", "report"] as const;
+  const kinds = ["device", "driver", "sensor", "service", "group", "geofence", "geofenceGroup", "route", "routeGroup", "mapIcon", "mapIconGroup", "customEvent", "alert", "gprsTemplate", "smsTemplate", "task", "taskStatus", "report", "sharing"] as const;
   return Object.fromEntries(kinds.map((k) => [k, id])) as unknown as Records;
 }

@@ -20,6 +20,7 @@ export interface Records {
   task: number;
   taskStatus: number;
   report: number;
+  sharing: number;
 }
 
 export interface RequestSpec {

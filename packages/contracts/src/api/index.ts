@@ -27,3 +27,4 @@ export * from "./protocols.js";
 export * from "./events.js";
 export * from "./history-groups.js";
 export * from "./history-messages.js";
+export * from "./sharing.js";

@@ -39,13 +39,13 @@ export const TaskDateTimeSchema = Type.String({
 /**
  * Epoch milliseconds of a date-time as TaskDateTimeSchema takes it; one without an offset
  * is read in `timezoneId`. Undefined when it names no real instant (31 April, 24:00) or
- * falls outside the years 1970–2100.
+ * falls outside the years 1970–`maxYear` (2100 unless given).
  */
-export function parseTaskDateTime(text: string, timezoneId: number): number | undefined {
+export function parseTaskDateTime(text: string, timezoneId: number, maxYear = MAX_YEAR): number | undefined {
   const m = DATE_TIME.exec(text);
   if (!m) return undefined;
   const [year, month, day, hour, minute, second] = [m[1], m[2], m[3], m[4], m[5], m[6] ?? "0"].map(Number) as [number, number, number, number, number, number];
-  if (year < MIN_YEAR || year > MAX_YEAR || month < 1 || month > 12 || hour > 23 || minute > 59 || second > 59) return undefined;
+  if (year < MIN_YEAR || year > maxYear || month < 1 || month > 12 || hour > 23 || minute > 59 || second > 59) return undefined;
   const wall = Date.UTC(year, month - 1, day, hour, minute, second);
   // Date.UTC rolls 31 April over into May; a rolled date is not the one written.
   if (new Date(wall).getUTCDate() !== day) return undefined;

@@ -16,3 +16,4 @@ export * from "./events.js";
 export * from "./notifications.js";
 export * from "./report-files.js";
 export * from "./report-jobs.js";
+export * from "./sharings.js";
