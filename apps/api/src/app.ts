@@ -30,6 +30,7 @@ import { alertRoutes } from "./routes/alerts.js";
 import { templateRoutes } from "./routes/templates.js";
 import { commandRoutes } from "./routes/commands.js";
 import { taskRoutes } from "./routes/tasks.js";
+import { callActionRoutes } from "./routes/call-actions.js";
 import { sharedViewRoutes, sharingRoutes } from "./routes/sharing.js";
 import { reportDownloadRoutes, reportRoutes } from "./routes/reports.js";
 import { historyMessageRoutes } from "./routes/history-messages.js";
@@ -86,6 +87,7 @@ export const apiApp: FastifyPluginAsync<ApiAppOptions> = async (root, opts) => {
     await authed.register(historyRoutes);
     await authed.register(addressRoutes);
     await authed.register(sharingRoutes);
+    await authed.register(callActionRoutes);
     await authed.register(adminRoutes);
   });
 };

@@ -85,6 +85,7 @@ async function records(h: ApiHarness): Promise<unknown[]> {
     schema.events,
     schema.sharings,
     schema.sharingDevices,
+    schema.callActions,
   ];
   return Promise.all(tables.map((t) => h.db.select().from(t)));
 }

@@ -4,13 +4,6 @@ import { describeApi, failure, invalid, liveState, ok, type ApiHarness, type Tes
 
 /* The vendor's Sharing: links to some of a user's devices, and what such a link shows to anyone holding it. */
 
-const call = (h: ApiHarness, method: "PUT" | "DELETE", user: TestUser, path: string, body?: unknown) =>
-  h.inject({
-    method,
-    url: `/api${path}`,
-    query: { lang: "en", user_api_hash: user.hash },
-    ...(body === undefined ? {} : { headers: { "content-type": "application/json" }, payload: JSON.stringify(body) }),
-  });
 
 const create = async (h: ApiHarness, user: TestUser, body: Record<string, unknown>) => ok(await h.post("/sharing", { user, body }), SharingResponseSchema);
 const view = (h: ApiHarness, token: string) => h.inject({ method: "GET", url: "/api/shared_devices", query: { token } });
@@ -46,14 +39,14 @@ describeApi("sharing", (h) => {
     const user = await h.newUser();
     const [a, b] = [await h.addDevice(user), await h.addDevice(user)];
     const s = await create(h, user, { name: "Trip", devices: [a] });
-    const renamed = ok(await call(h, "PUT", user, `/sharing/${s.id}`, { name: "Trip 2" }), SharingResponseSchema);
+    const renamed = ok(await h.request("PUT", `/sharing/${s.id}`, { user, body: { name: "Trip 2" } }), SharingResponseSchema);
     expect(renamed).toMatchObject({ name: "Trip 2", devices: [a], active: 1, hash: s.hash });
-    expect(ok(await call(h, "PUT", user, `/sharing/${s.id}/devices`, { devices: [b] }), SharingResponseSchema).devices).toEqual([b]);
+    expect(ok(await h.request("PUT", `/sharing/${s.id}/devices`, { user, body: { devices: [b] } }), SharingResponseSchema).devices).toEqual([b]);
     expect((await shown(h, s.hash)).items.map((i) => i.id)).toEqual([b]);
     // Off, the link shows nothing, exactly like a wrong one; on again, it shows them again.
-    ok(await call(h, "PUT", user, `/sharing/${s.id}`, { active: false }), SharingResponseSchema);
+    ok(await h.request("PUT", `/sharing/${s.id}`, { user, body: { active: false } }), SharingResponseSchema);
     expect(failure(await view(h, s.hash), 404)).toBe(failure(await view(h, "no-such-hash-at-all"), 404));
-    ok(await call(h, "PUT", user, `/sharing/${s.id}`, { active: "1" }), SharingResponseSchema);
+    ok(await h.request("PUT", `/sharing/${s.id}`, { user, body: { active: "1" } }), SharingResponseSchema);
     expect((await shown(h, s.hash)).items.map((i) => i.id)).toEqual([b]);
   });
 
@@ -65,11 +58,11 @@ describeApi("sharing", (h) => {
     // The vendor's own example of "until revoked".
     expect((await create(h, user, { name: "Long", expiration_date: "2124-03-01 00:00:00" })).expiration_date).toBe("2124-03-01 00:00:00");
     expect((await shown(h, s.hash)).expiration_date).toBe("2099-03-01 12:00:00");
-    ok(await call(h, "PUT", user, `/sharing/${s.id}`, { expiration_date: "2020-01-01 00:00:00" }), SharingResponseSchema);
+    ok(await h.request("PUT", `/sharing/${s.id}`, { user, body: { expiration_date: "2020-01-01 00:00:00" } }), SharingResponseSchema);
     failure(await view(h, s.hash), 404);
     // Expired but not to be deleted: still the user's, to renew.
     expect(ok(await h.get(`/sharing/${s.id}`, { user }), SharingResponseSchema).expiration_date).toBe("2020-01-01 00:00:00");
-    const renewed = ok(await call(h, "PUT", user, `/sharing/${s.id}`, { enable_expiration_date: 0, expiration_date: "2020-01-01 00:00:00" }), SharingResponseSchema);
+    const renewed = ok(await h.request("PUT", `/sharing/${s.id}`, { user, body: { enable_expiration_date: 0, expiration_date: "2020-01-01 00:00:00" } }), SharingResponseSchema);
     expect(renewed.expiration_date).toBe(NO_DATE);
     expect((await shown(h, s.hash)).items.map((i) => i.id)).toEqual([device]);
   });
@@ -82,9 +75,9 @@ describeApi("sharing", (h) => {
     failure(await view(h, gone.hash), 404);
     const kept = await create(h, user, { name: "Kept", devices: [device] });
     expect(ok(await h.get("/sharing", { user }), SharingListResponseSchema).data.map((s) => s.id)).toEqual([kept.id]);
-    ok(await call(h, "DELETE", user, `/sharing/${kept.id}`), GeoOkSchema);
+    ok(await h.request("DELETE", `/sharing/${kept.id}`, { user }), GeoOkSchema);
     failure(await view(h, kept.hash), 404);
-    failure(await call(h, "DELETE", user, `/sharing/${kept.id}`), 404);
+    failure(await h.request("DELETE", `/sharing/${kept.id}`, { user }), 404);
     // A device that leaves the account leaves the link.
     const other = await h.addDevice(user);
     const s = await create(h, user, { name: "Two", devices: [device, other] });
@@ -101,12 +94,12 @@ describeApi("sharing", (h) => {
     const missing = s.id + 1_000_000;
     for (const id of [s.id, missing]) {
       expect(failure(await h.get(`/sharing/${id}`, { user: other }), 404)).toBe("Sharing not found.");
-      failure(await call(h, "PUT", other, `/sharing/${id}`, { name: "Taken" }), 404);
-      failure(await call(h, "PUT", other, `/sharing/${id}/devices`, { devices: [theirs] }), 404);
-      failure(await call(h, "DELETE", other, `/sharing/${id}`), 404);
+      failure(await h.request("PUT", `/sharing/${id}`, { user: other, body: { name: "Taken" } }), 404);
+      failure(await h.request("PUT", `/sharing/${id}/devices`, { user: other, body: { devices: [theirs] } }), 404);
+      failure(await h.request("DELETE", `/sharing/${id}`, { user: other }), 404);
     }
     expect(invalid(await h.post("/sharing", { user: owner, body: { name: "Sneaky", devices: [mine, theirs] } }))).toEqual({ devices: "The selected devices are invalid." });
-    expect(invalid(await call(h, "PUT", owner, `/sharing/${s.id}/devices`, { devices: [theirs] }))).toEqual({ devices: "The selected devices are invalid." });
+    expect(invalid(await h.request("PUT", `/sharing/${s.id}/devices`, { user: owner, body: { devices: [theirs] } }))).toEqual({ devices: "The selected devices are invalid." });
     const list = ok(await h.get("/sharing", { user: owner }), SharingListResponseSchema).data;
     expect(list.map((x) => [x.name, x.devices])).toEqual([["Mine", [mine]]]);
     expect(ok(await h.get("/sharing", { user: other }), SharingListResponseSchema).data).toEqual([]);

@@ -38,10 +38,11 @@ export interface Seeded {
   routeGroup: number;
   poiGroup: number;
   sharing: number;
+  callAction: number;
   /** The account's SMS gateway: a test server that answers 200. */
   smsGateway: string;
   /** Records made only to be destroyed by the delete-type cases. */
-  throwaway: { device: number; sensor: number; service: number; alert: number; customEvent: number; geofence: number; route: number; report: number; mapIcon: number; driver: number; gprsTemplate: number; smsTemplate: number; task: number; sharing: number };
+  throwaway: { device: number; sensor: number; service: number; alert: number; customEvent: number; geofence: number; route: number; report: number; mapIcon: number; driver: number; gprsTemplate: number; smsTemplate: number; task: number; sharing: number; callAction: number };
 }
 
 export interface Req {
@@ -81,8 +82,6 @@ export interface Case {
  * CASES when it is implemented; the coverage test keeps both lists in step with the Swagger.
  */
 export const NOT_IMPLEMENTED = [
-  // Call actions.
-  ...["get /call_actions", "post /call_actions/store", "put /call_actions/update/{id}", "delete /call_actions/destory/{id}", "get /call_actions/event_types", "get /call_actions/response_types", "get /call_actions/{id}"],
   // The administration beyond POST /admin/client and GET /admin/clients.
   ...["put /admin/client", "post /admin/client/status", "delete /admin/client/{id}", "delete /admin/clients", "get /admin/client/{id}/devices"],
   ...["get /admin/companies", "post /admin/companies", "get /admin/companies/{id}", "put /admin/companies/{id}", "delete /admin/companies/{id}"],
@@ -272,6 +271,13 @@ export const CASES: Case[] = [
   { op: "put /sharing/{id}", request: (s) => ({ params: { id: s.sharing }, body: { name: "Renamed sharing", active: false, enable_expiration_date: false } }) },
   { op: "put /sharing/{id}/devices", request: (s) => ({ params: { id: s.sharing }, body: { devices: [s.device, s.device2] } }) },
 
+  { op: "get /call_actions", request: () => ({}) },
+  { op: "get /call_actions/event_types", request: () => ({}) },
+  { op: "get /call_actions/response_types", request: () => ({}) },
+  { op: "post /call_actions/store", request: (s) => ({ body: { device_id: s.device, alert_id: s.overspeedAlert, called_at: "2023-12-18 17:48:16", response_type: "answer", remarks: "remarks" } }) },
+  { op: "get /call_actions/{id}", request: (s) => ({ params: { id: s.callAction } }) },
+  { op: "put /call_actions/update/{id}", request: (s) => ({ params: { id: s.callAction }, body: { device_id: s.device, called_at: "2023-12-18 18:00:00", response_type: "no_answer", remarks: "Called back" } }), check: OK },
+
   { op: "get /address", request: () => ({ query: { lat: 54.69, lng: 25.28 } }) },
   { op: "get /address/reverse", request: () => ({ query: { lat: 54.6872, lng: 25.2797 } }) },
   { op: "get /address/search", request: () => ({ query: { q: "Vilnius" } }) },
@@ -304,6 +310,7 @@ export const CASES: Case[] = [
   { op: "get /destroy_user_sms_template", request: (s) => ({ query: { user_sms_template_id: s.throwaway.smsTemplate } }) },
   { op: "post /destroy_task", request: (s) => ({ body: { id: s.throwaway.task } }) },
   { op: "delete /sharing/{id}", request: (s) => ({ params: { id: s.throwaway.sharing } }) },
+  { op: "delete /call_actions/destory/{id}", request: (s) => ({ params: { id: s.throwaway.callAction } }), check: OK },
   { op: "get /destroy_events", request: () => ({}) },
   { op: "get /destroy_device", request: (s) => ({ query: { device_id: s.throwaway.device } }) },
 ];

@@ -141,6 +141,7 @@ async function seed(smsGatewayUrl: string): Promise<Seeded> {
     routeGroup: await make("post /routes_groups/store", { body: { title: "Roads", routes: [route] } }),
     poiGroup: await make("post /pois_groups/store", { body: { title: "Places", pois: [mapIcon] } }),
     sharing: await make("post /sharing", { body: { name: "Customer", devices: [van] } }),
+    callAction: await make("post /call_actions/store", { body: { device_id: van, alert_id: overspeedAlert, response_type: "no_answer", remarks: "Rang twice" } }),
     smsGateway: smsGatewayUrl,
     throwaway: {
       device: spare,
@@ -157,6 +158,7 @@ async function seed(smsGatewayUrl: string): Promise<Seeded> {
       smsTemplate: await make("post /add_user_sms_template", { body: { title: "Spare", message: "SPARE#" } }),
       task: await make("post /add_task", { body: taskBody(spare, "Spare") }),
       sharing: await make("post /sharing", { body: { name: "Spare", devices: [spare] } }),
+      callAction: await make("post /call_actions/store", { body: { device_id: spare, response_type: "answer" } }),
     },
     // Last, once the device has its driver, sensor and alerts.
     position: await pushTrack(van, day),

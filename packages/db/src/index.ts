@@ -34,3 +34,4 @@ export * from "./queries/notifications.js";
 export * from "./queries/report-files.js";
 export * from "./queries/report-jobs.js";
 export * from "./queries/sharings.js";
+export * from "./queries/call-actions.js";

@@ -21,6 +21,7 @@ export interface Records {
   taskStatus: number;
   report: number;
   sharing: number;
+  callAction: number;
 }
 
 export interface RequestSpec {

@@ -28,3 +28,4 @@ export * from "./events.js";
 export * from "./history-groups.js";
 export * from "./history-messages.js";
 export * from "./sharing.js";
+export * from "./call-actions.js";

@@ -17,3 +17,4 @@ export * from "./notifications.js";
 export * from "./report-files.js";
 export * from "./report-jobs.js";
 export * from "./sharings.js";
+export * from "./call-actions.js";
