@@ -14,6 +14,7 @@ import { loginRoutes, userRoutes } from "./routes/auth.js";
 import { healthRoutes } from "./routes/health.js";
 import { accountRoutes } from "./routes/accounts.js";
 import { adminRoutes } from "./routes/admin.js";
+import { adminCompanyRoutes } from "./routes/admin-companies.js";
 import { deviceRoutes } from "./routes/devices.js";
 import { driverRoutes } from "./routes/drivers.js";
 import { sensorRoutes } from "./routes/sensors.js";
@@ -89,5 +90,6 @@ export const apiApp: FastifyPluginAsync<ApiAppOptions> = async (root, opts) => {
     await authed.register(sharingRoutes);
     await authed.register(callActionRoutes);
     await authed.register(adminRoutes);
+    await authed.register(adminCompanyRoutes);
   });
 };

@@ -39,10 +39,14 @@ export interface Seeded {
   poiGroup: number;
   sharing: number;
   callAction: number;
+  /** An administrator's company. */
+  company: number;
+  /** A client the administration cases change. */
+  client: number;
   /** The account's SMS gateway: a test server that answers 200. */
   smsGateway: string;
   /** Records made only to be destroyed by the delete-type cases. */
-  throwaway: { device: number; sensor: number; service: number; alert: number; customEvent: number; geofence: number; route: number; report: number; mapIcon: number; driver: number; gprsTemplate: number; smsTemplate: number; task: number; sharing: number; callAction: number };
+  throwaway: { device: number; sensor: number; service: number; alert: number; customEvent: number; geofence: number; route: number; report: number; mapIcon: number; driver: number; gprsTemplate: number; smsTemplate: number; task: number; sharing: number; callAction: number; company: number; clients: [number, number] };
 }
 
 export interface Req {
@@ -82,10 +86,6 @@ export interface Case {
  * CASES when it is implemented; the coverage test keeps both lists in step with the Swagger.
  */
 export const NOT_IMPLEMENTED = [
-  // The administration beyond POST /admin/client and GET /admin/clients.
-  ...["put /admin/client", "post /admin/client/status", "delete /admin/client/{id}", "delete /admin/clients", "get /admin/client/{id}/devices"],
-  ...["get /admin/companies", "post /admin/companies", "get /admin/companies/{id}", "put /admin/companies/{id}", "delete /admin/companies/{id}"],
-  ...["get /admin/devices", "get /admin/device/{device}", "post /admin/device/{device}/user", "delete /admin/device/{device}/user", "post /admin/device/{device}/status", "post /admin/device/{device}/expiration", "get /admin/device/{device}/users"],
   // Device media files.
   ...["get /devices/{device_id}/media", "get /devices/{device_id}/media/file/{filename}", "delete /devices/{device_id}/media/file/{filename}"],
   // insert.php's twin with query fields: insert.php (at the server root) takes the same ones.
@@ -285,6 +285,20 @@ export const CASES: Case[] = [
 
   { op: "get /admin/clients", request: () => ({ query: { limit: 10 } }) },
   { op: "post /admin/client", request: () => ({ body: { ...CLIENT, password_confirmation: CLIENT.password, group_id: 2 } }), check: (r) => expect(r.body).toMatchObject({ status: 1, item: { email: CLIENT.email } }) },
+  { op: "put /admin/client", request: (s) => ({ body: { id: s.client, email: "managed@vendor-swagger.test", active: true, enable_devices_limit: true, devices_limit: 10, enable_expiration_date: true, expiration_date: "2099-12-31", objects: [s.device2] } }), check: OK },
+  { op: "post /admin/client/status", request: (s) => ({ body: { id: s.client, status: true } }), check: OK },
+  { op: "get /admin/client/{id}/devices", request: (s) => ({ params: { id: s.client }, query: { limit: 10 } }), check: (r, s) => expect((r.body as { data: { id: number }[] }).data.map((d) => d.id)).toEqual([s.device2]) },
+  { op: "get /admin/devices", request: () => ({ query: { s: "Van", limit: 10 } }), check: (r, s) => expect((r.body as { data: { id: number }[] }).data.map((d) => d.id)).toContain(s.device) },
+  { op: "get /admin/device/{device}", request: (s) => ({ params: { device: s.device } }), check: (r, s) => expect(r.body).toMatchObject({ status: 1, data: { id: s.device } }) },
+  { op: "post /admin/device/{device}/user", request: (s) => ({ params: { device: s.device }, body: { user_id: s.client } }), check: OK },
+  { op: "get /admin/device/{device}/users", request: (s) => ({ params: { device: s.device }, query: { limit: 10 } }), check: (r, s) => expect((r.body as { data: { id: number }[] }).data.map((u) => u.id)).toContain(s.client) },
+  { op: "delete /admin/device/{device}/user", request: (s) => ({ params: { device: s.device }, query: { user_id: s.client } }), check: OK },
+  { op: "post /admin/device/{device}/status", request: (s) => ({ params: { device: s.device }, body: { active: 1 } }), check: OK },
+  { op: "post /admin/device/{device}/expiration", request: (s) => ({ params: { device: s.device }, body: { expiration_date: 4_070_908_800 } }), check: OK },
+  { op: "get /admin/companies", request: () => ({ query: { search_phrase: "Acme", property: "name", limit: 10, page: 1, "sorting[sort_by]": "name", "sorting[sort]": "asc" } }), check: (r, s) => expect((r.body as { data: { id: number }[] }).data.map((c) => c.id)).toContain(s.company) },
+  { op: "post /admin/companies", request: () => ({ body: { name: "Extra company", vat_number: "LT100200300", registration_code: "302000111", address: "Gedimino pr. 1, Vilnius", comment: "Key client" } }), check: (r) => expect(r.body).toMatchObject({ status: 1 }) },
+  { op: "get /admin/companies/{id}", request: (s) => ({ params: { id: s.company } }), check: (r, s) => expect(r.body).toMatchObject({ id: s.company, name: "Acme UAB" }) },
+  { op: "put /admin/companies/{id}", request: (s) => ({ params: { id: s.company }, body: { name: "Acme UAB", vat_number: "LT100200301", registration_code: "302000111", address: "Vilnius", comment: "" } }), check: OK },
   { op: "post /register", request: () => ({ anonymous: true, body: { email: "signup@vendor-swagger.test" } }) },
   { op: "get /password_reminder", request: () => ({ anonymous: true, query: { email: CLIENT.email } }) },
   { op: "post /password_reminder", request: () => ({ anonymous: true, body: { email: CLIENT.email } }) },
@@ -311,6 +325,9 @@ export const CASES: Case[] = [
   { op: "post /destroy_task", request: (s) => ({ body: { id: s.throwaway.task } }) },
   { op: "delete /sharing/{id}", request: (s) => ({ params: { id: s.throwaway.sharing } }) },
   { op: "delete /call_actions/destory/{id}", request: (s) => ({ params: { id: s.throwaway.callAction } }), check: OK },
+  { op: "delete /admin/companies/{id}", request: (s) => ({ params: { id: s.throwaway.company } }), check: OK },
+  { op: "delete /admin/client/{id}", request: (s) => ({ params: { id: s.throwaway.clients[0] } }), check: OK },
+  { op: "delete /admin/clients", request: (s) => ({ body: { ids: [s.throwaway.clients[1]] } }), check: OK },
   { op: "get /destroy_events", request: () => ({}) },
   { op: "get /destroy_device", request: (s) => ({ query: { device_id: s.throwaway.device } }) },
 ];

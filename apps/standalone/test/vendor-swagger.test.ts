@@ -142,6 +142,8 @@ async function seed(smsGatewayUrl: string): Promise<Seeded> {
     poiGroup: await make("post /pois_groups/store", { body: { title: "Places", pois: [mapIcon] } }),
     sharing: await make("post /sharing", { body: { name: "Customer", devices: [van] } }),
     callAction: await make("post /call_actions/store", { body: { device_id: van, alert_id: overspeedAlert, response_type: "no_answer", remarks: "Rang twice" } }),
+    company: await make("post /admin/companies", { body: { name: "Acme UAB", vat_number: "LT100200300" } }),
+    client: await make("post /admin/client", { body: { email: "managed-client@vendor-swagger.test", password: "managed-secret", password_confirmation: "managed-secret" } }),
     smsGateway: smsGatewayUrl,
     throwaway: {
       device: spare,
@@ -159,6 +161,11 @@ async function seed(smsGatewayUrl: string): Promise<Seeded> {
       task: await make("post /add_task", { body: taskBody(spare, "Spare") }),
       sharing: await make("post /sharing", { body: { name: "Spare", devices: [spare] } }),
       callAction: await make("post /call_actions/store", { body: { device_id: spare, response_type: "answer" } }),
+      company: await make("post /admin/companies", { body: { name: "Spare company" } }),
+      clients: [
+        await make("post /admin/client", { body: { email: "spare-1@vendor-swagger.test", password: "spare-secret", password_confirmation: "spare-secret" } }),
+        await make("post /admin/client", { body: { email: "spare-2@vendor-swagger.test", password: "spare-secret", password_confirmation: "spare-secret" } }),
+      ],
     },
     // Last, once the device has its driver, sensor and alerts.
     position: await pushTrack(van, day),

@@ -4,6 +4,7 @@ import type { Db, Queryable, Tx } from "./client.js";
 import { RefusedError } from "./errors.js";
 import { ownedRows, type OwnedTable } from "./owned.js";
 import { isRowId } from "./row-id.js";
+import { containing, escapeLike } from "./like.js";
 
 /*
  * A user's groups of some kind of record (geofences, devices, routes, map icons), written
@@ -87,8 +88,6 @@ function fieldOf(table: PgTable, column: PgColumn): string {
   return found[0];
 }
 
-const escapeLike = (text: string) => text.replace(/[\\%_]/g, (c) => `\\${c}`);
-
 /** The groups in `groups` whose members are `members`; a refusal names the members `memberKey` (`geofenceIds`). */
 export function groupsOf<T extends GroupTable>(groups: T, members: Members, memberKey: string): Groups<T["$inferSelect"]> {
   type G = T["$inferSelect"];
@@ -158,7 +157,7 @@ export function groupsOf<T extends GroupTable>(groups: T, members: Members, memb
       const { id, title } = page.filter ?? {};
       const where = and(
         eq(g.userId, userId),
-        search ? ilike(g.title, `%${escapeLike(search)}%`) : undefined,
+        search ? ilike(g.title, containing(search)) : undefined,
         id === undefined ? undefined : isRowId(id) ? eq(g.id, id) : sql`false`,
         title === undefined ? undefined : ilike(g.title, escapeLike(title)),
       );

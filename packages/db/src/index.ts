@@ -35,3 +35,5 @@ export * from "./queries/report-files.js";
 export * from "./queries/report-jobs.js";
 export * from "./queries/sharings.js";
 export * from "./queries/call-actions.js";
+export * from "./queries/admin.js";
+export * from "./queries/companies.js";

@@ -35,7 +35,7 @@ function client(u: User, tz: number): AdminClient {
  * has checked them), `YYYY-MM-DD[ HH:MM[:SS]]` as UTC. Undefined for a string shaped like
  * a date that names no real moment (`2099-13-45`, `2099-02-30`, which Date would roll over).
  */
-function parseExpiration(s: string): Date | undefined {
+export function parseExpiration(s: string): Date | undefined {
   if (s.includes("T")) return new Date(s);
   const d = new Date(`${s.replace(" ", "T")}Z`);
   if (Number.isNaN(d.getTime()) || d.toISOString().slice(0, 10) !== s.slice(0, 10)) return undefined;

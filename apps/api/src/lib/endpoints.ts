@@ -61,7 +61,7 @@ export interface Endpoints {
   post<Q extends TSchema | undefined, B extends TSchema | undefined, R extends TSchema, P extends TSchema | undefined = undefined>(path: string, spec: Spec<Q, B, R, P>, handler: Handler<Q, B, R, P>): void;
   /** The vendor's REST-style writes (`put /sharing/{id}`). */
   put<Q extends TSchema | undefined, B extends TSchema | undefined, R extends TSchema, P extends TSchema | undefined = undefined>(path: string, spec: Spec<Q, B, R, P>, handler: Handler<Q, B, R, P>): void;
-  delete<Q extends TSchema | undefined, R extends TSchema, P extends TSchema | undefined = undefined>(path: string, spec: Spec<Q, undefined, R, P>, handler: Handler<Q, undefined, R, P>): void;
+  delete<Q extends TSchema | undefined, B extends TSchema | undefined, R extends TSchema, P extends TSchema | undefined = undefined>(path: string, spec: Spec<Q, B, R, P>, handler: Handler<Q, B, R, P>): void;
   /**
    * GET with the input in the query and POST with it in the body, one handler for both:
    * the vendor documents these as GET, and fastify reads no GET body, so clients that

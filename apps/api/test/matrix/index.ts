@@ -1,5 +1,7 @@
 import { accountsGroup } from "./accounts.js";
 import { addressesGroup } from "./addresses.js";
+import { adminCompaniesGroup } from "./admin-companies.js";
+import { adminDevicesGroup } from "./admin-devices.js";
 import { alertsGroup } from "./alerts.js";
 import { callActionsGroup } from "./call-actions.js";
 import { commandsGroup } from "./commands.js";
@@ -15,11 +17,11 @@ import { tasksGroup } from "./tasks.js";
 import type { MatrixGroup, Records } from "./types.js";
 
 /** In seeding order: a group may use the records of the groups before it. */
-export const GROUPS: MatrixGroup[] = [part1Group, geoGroup, groupsGroup, alertsGroup, commandsGroup, tasksGroup, reportsGroup, eventsGroup, historyGroup, historyMessagesGroup, accountsGroup, addressesGroup, sharingGroup, callActionsGroup];
+export const GROUPS: MatrixGroup[] = [part1Group, geoGroup, groupsGroup, alertsGroup, commandsGroup, tasksGroup, reportsGroup, eventsGroup, historyGroup, historyMessagesGroup, accountsGroup, addressesGroup, sharingGroup, callActionsGroup, adminDevicesGroup, adminCompaniesGroup];
 export type { MatrixGroup, Records } from "./types.js";
 
 /** Every kind of record set to `id`: 0 before seeding, or an id that exists nowhere. */
 export function noRecords(id: number): Records {
-  const kinds = ["device", "driver", "sensor", "service", "group", "geofence", "geofenceGroup", "route", "routeGroup", "mapIcon", "mapIconGroup", "customEvent", "alert", "gprsTemplate", "smsTemplate", "task", "taskStatus", "report", "sharing", "callAction"] as const;
+  const kinds = ["device", "driver", "sensor", "service", "group", "geofence", "geofenceGroup", "route", "routeGroup", "mapIcon", "mapIconGroup", "customEvent", "alert", "gprsTemplate", "smsTemplate", "task", "taskStatus", "report", "sharing", "callAction", "client", "company"] as const;
   return Object.fromEntries(kinds.map((k) => [k, id])) as unknown as Records;
 }

@@ -22,6 +22,10 @@ export interface Records {
   report: number;
   sharing: number;
   callAction: number;
+  /** A user of its own, for the administrators' requests to name. */
+  client: number;
+  /** An administrator's company (platform-wide, no user's). */
+  company: number;
 }
 
 export interface RequestSpec {

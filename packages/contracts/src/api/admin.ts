@@ -3,6 +3,9 @@ import { FormBoolean, StatusOk } from "./common.js";
 import { PageQuery } from "./pagination.js";
 
 /** `POST /admin/client`, the vendor's create-client body (the fields this platform keeps). */
+/** A date an administrator sets: ISO 8601, or `YYYY-MM-DD[ HH:MM[:SS]]` (UTC). */
+export const AdminDateSchemas = [Type.String({ format: "date-time" }), Type.String({ pattern: "^\\d{4}-\\d{2}-\\d{2}( \\d{2}:\\d{2}(:\\d{2})?)?$" })] as const;
+
 export const AdminClientBodySchema = Type.Object({
   email: Type.String({ minLength: 3, maxLength: 255, pattern: "^[^@\\s]+@[^@\\s]+\\.[^@\\s]+$" }),
   password: Type.String({ minLength: 6, maxLength: 255 }),
@@ -10,7 +13,7 @@ export const AdminClientBodySchema = Type.Object({
   group_id: Type.Optional(Type.Union([Type.Literal(1), Type.Literal(2)], { description: "1 administrator, 2 user" })),
   active: Type.Optional(FormBoolean()),
   devices_limit: Type.Optional(Type.Union([Type.Null(), Type.Integer({ minimum: 1, maximum: 1_000_000, description: "omit or null for no limit" })])),
-  expiration_date: Type.Optional(Type.Union([Type.Null(), Type.String({ format: "date-time" }), Type.String({ pattern: "^\\d{4}-\\d{2}-\\d{2}( \\d{2}:\\d{2}(:\\d{2})?)?$" })])),
+  expiration_date: Type.Optional(Type.Union([Type.Null(), ...AdminDateSchemas])),
 });
 export type AdminClientBody = Static<typeof AdminClientBodySchema>;
 

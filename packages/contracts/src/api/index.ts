@@ -29,3 +29,5 @@ export * from "./history-groups.js";
 export * from "./history-messages.js";
 export * from "./sharing.js";
 export * from "./call-actions.js";
+export * from "./admin-devices.js";
+export * from "./admin-companies.js";

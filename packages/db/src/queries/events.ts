@@ -5,6 +5,7 @@ import { announceEvents, type RecordedEvents } from "../device-changes.js";
 import type { Page } from "../owned.js";
 import { queueNotifications, type EventNotification } from "./notifications.js";
 import { devices, events, geofences, userDevices, type EventRow } from "../schema/index.js";
+import { containing } from "../like.js";
 
 /** One event as the rules service hands it over: what, where, when, and the writer's key for it. */
 export interface EventInput {
@@ -164,10 +165,8 @@ export interface EventFilter {
   search?: string;
 }
 
-const escapeLike = (text: string) => text.replace(/[\\%_]/g, (c) => `\\${c}`);
-
 function filtered(q: Queryable, userId: number, f: EventFilter): SQL {
-  const like = f.search ? `%${escapeLike(f.search)}%` : undefined;
+  const like = f.search ? containing(f.search) : undefined;
   // The user's devices of that name, rather than a join: only the search needs devices.
   const named = like === undefined ? undefined : q.select({ id: userDevices.deviceId }).from(userDevices).innerJoin(devices, eq(devices.id, userDevices.deviceId)).where(and(eq(userDevices.userId, userId), ilike(devices.name, like)));
   return and(

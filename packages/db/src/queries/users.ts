@@ -3,6 +3,7 @@ import { asc, eq } from "drizzle-orm";
 import type { Db, Queryable, Tx } from "../client.js";
 import { announceChanged, devicesSeenBy } from "../device-changes.js";
 import { RefusedError, uniqueViolation } from "../errors.js";
+import { isRowId } from "../row-id.js";
 import { hashPassword, verifyPassword } from "../password.js";
 import { announceUsersChanged } from "../user-changes.js";
 import { users, type DstSettings, type SmsGatewayParams, type User, type UserGroupId } from "../schema/users.js";
@@ -56,6 +57,7 @@ export async function createUser(db: Queryable, input: CreateUserInput): Promise
 }
 
 export async function findUserById(db: Queryable, id: number): Promise<User | undefined> {
+  if (!isRowId(id)) return undefined;
   const [user] = await db.select().from(users).where(eq(users.id, id));
   return user;
 }

@@ -18,3 +18,4 @@ export * from "./report-files.js";
 export * from "./report-jobs.js";
 export * from "./sharings.js";
 export * from "./call-actions.js";
+export * from "./companies.js";

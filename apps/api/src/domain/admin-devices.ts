@@ -1,0 +1,146 @@
+import { InvalidInputError, NotFoundError, formatDateTime, isTruthy, type AdminDeviceExpirationBody, type AdminDevicesQuery, type AdminDeviceUserBody, type DeviceLookup, type LiveState } from "@fleet/contracts";
+import {
+  assignDeviceUser,
+  findAnyDevice,
+  findUserByEmail,
+  findUserById,
+  pageAllDevices,
+  pageClientDevices,
+  pageDeviceUsers,
+  revokeDeviceUser,
+  setDeviceActive,
+  setDeviceExpiration,
+  type Db,
+  type Device,
+  type User,
+} from "@fleet/db";
+import { formatDuration } from "../lib/live-item.js";
+import { pageRequest, pageWindow, paginate } from "../lib/pagination.js";
+import { parseExpiration } from "./admin.js";
+import { found } from "./found.js";
+import { worded } from "./refusals.js";
+
+/*
+ * Every device of the platform, as administrators manage it: find it, see and change who has
+ * it, turn it on or off, set when it expires. Dates are shown in the administrator's timezone.
+ */
+
+const DEVICE = "Device";
+const CLIENT = "Client";
+
+export interface AdminDeviceDeps {
+  db: Db;
+  states(deviceIds: readonly number[]): Promise<Map<number, LiveState>>;
+  now?: () => number;
+}
+
+function lookup(d: Device, state: LiveState | undefined, tz: number): DeviceLookup {
+  return {
+    id: d.id,
+    active: d.active,
+    name: d.name,
+    imei: d.imei,
+    sim_number: d.simNumber,
+    device_model: d.deviceModel,
+    plate_number: d.plateNumber,
+    vin: d.vin,
+    registration_number: d.registrationNumber,
+    object_owner: d.objectOwner,
+    additional_notes: d.additionalNotes,
+    protocol: state?.protocol ?? null,
+    expiration_date: d.expirationDate ? formatDateTime(d.expirationDate.getTime(), tz) : null,
+  };
+}
+
+/** The `{data, pagination}` page of a list; `url` is the request's, for the page links. */
+function page<T>(url: string, query: { page?: number; per_page?: number; limit?: number }, total: number, data: T[], p = pageRequest(query)) {
+  const { data: items, from: _from, to: _to, ...pagination } = paginate({ url }, p, total, data);
+  return { status: 1 as const, data: items, pagination };
+}
+
+export async function list(deps: AdminDeviceDeps, admin: User, query: AdminDevicesQuery, url: string) {
+  const p = pageRequest(query);
+  const { total, rows } = await pageAllDevices(deps.db, pageWindow(p), query.s === undefined ? undefined : { text: query.s.trim(), column: query.property });
+  const states = await deps.states(rows.map((d) => d.id));
+  return page(url, query, total, rows.map((d) => lookup(d, states.get(d.id), admin.timezoneId)), p);
+}
+
+export async function get(deps: AdminDeviceDeps, admin: User, deviceId: number) {
+  const d = await found(findAnyDevice(deps.db, deviceId), DEVICE);
+  const state = (await deps.states([d.id])).get(d.id);
+  const now = deps.now?.() ?? Date.now();
+  const standing = state !== undefined && state.speedKmh < d.minMovingSpeed;
+  return {
+    status: 1 as const,
+    data: {
+      ...lookup(d, state, admin.timezoneId),
+      icon_colors: d.iconColors,
+      icon_id: d.iconId,
+      timezone_id: d.timezoneId === 0 ? null : d.timezoneId,
+      fuel_measurement_id: d.fuelMeasurementId,
+      fuel_quantity: d.fuelQuantity,
+      fuel_price: d.fuelPrice,
+      tail_length: d.tailLength,
+      tail_color: d.tailColor,
+      min_moving_speed: d.minMovingSpeed,
+      min_fuel_fillings: d.minFuelFillings,
+      min_fuel_thefts: d.minFuelThefts,
+      gprs_templates_only: 0,
+      detect_engine: d.detectEngine,
+      engine_hours: d.engineHours,
+      engine_status: state?.engineOn === undefined ? null : state.engineOn ? "on" : "off",
+      stop_duration: standing ? formatDuration(now - state.movedAt) : null,
+      stop_duration_sec: standing ? Math.max(0, Math.floor((now - state.movedAt) / 1000)) : 0,
+      total_distance: state ? Math.round(state.odometerKm * 100) / 100 : 0,
+      moved_timestamp: state ? Math.floor(state.movedAt / 1000) : 0,
+      inaccuracy: null,
+    },
+  };
+}
+
+/** The user a request names by `user_id`, or by `email` without one; 404 when none matches. */
+export async function userNamed(db: Db, by: { id?: number; email?: string }): Promise<User> {
+  if (by.id === undefined && by.email === undefined) throw new NotFoundError(CLIENT);
+  return found(by.id !== undefined ? findUserById(db, by.id) : findUserByEmail(db, by.email!), CLIENT);
+}
+
+export async function assignUser(db: Db, deviceId: number, body: AdminDeviceUserBody) {
+  await found(findAnyDevice(db, deviceId), DEVICE);
+  const user = await userNamed(db, { id: body.user_id, email: body.email });
+  await found(worded(assignDeviceUser(db, deviceId, user), { devicesLimit: { field: "user_id", message: (r) => `The user already has as many devices as the account allows${r.kind === "limit" ? ` (${r.limit})` : ""}.` } }), DEVICE);
+}
+
+export async function revokeUser(db: Db, deviceId: number, body: AdminDeviceUserBody) {
+  await found(findAnyDevice(db, deviceId), DEVICE);
+  const user = await userNamed(db, { id: body.user_id, email: body.email });
+  // A user who does not have the device is as missing as a missing user.
+  if (!(await revokeDeviceUser(db, deviceId, user.id))) throw new NotFoundError(CLIENT);
+}
+
+export const setActive = (db: Db, deviceId: number, active: boolean | 0 | 1 | "0" | "1") => found(setDeviceActive(db, deviceId, isTruthy(active)!), DEVICE);
+
+export async function setExpiration(db: Db, deviceId: number, body: AdminDeviceExpirationBody) {
+  const v = body.expiration_date;
+  let at: Date | null;
+  if (v === null || v === 0) at = null;
+  else if (typeof v === "number") at = new Date(v * 1000);
+  else {
+    const parsed = parseExpiration(v);
+    if (!parsed) throw new InvalidInputError({ expiration_date: "The expiration date is not a valid date." });
+    at = parsed;
+  }
+  await found(setDeviceExpiration(db, deviceId, at), DEVICE);
+}
+
+export async function users(db: Db, deviceId: number, query: { page?: number; per_page?: number; limit?: number }, url: string) {
+  const p = pageRequest(query);
+  const { total, rows } = await found(pageDeviceUsers(db, deviceId, pageWindow(p)), DEVICE);
+  return page(url, query, total, rows.map((u) => ({ id: u.id, email: u.email, active: u.active ? (1 as const) : (0 as const) })), p);
+}
+
+export async function clientDevices(db: Db, userId: number, query: { page?: number; per_page?: number; limit?: number }, url: string) {
+  await found(findUserById(db, userId), CLIENT);
+  const p = pageRequest(query);
+  const { total, rows } = await pageClientDevices(db, userId, pageWindow(p));
+  return page(url, query, total, rows.map((d) => ({ id: d.id, name: d.name })), p);
+}
