@@ -56,6 +56,11 @@ describeApi("admin devices and clients", (h) => {
     ok(await h.request("DELETE", `/admin/device/${van}/user`, { user: h.admin, body: { user_id: other.id } }), OkSchema);
     failure(await h.get(`/admin/device/${van}`, { user: h.admin }), 404);
     failure(await h.post(`/admin/device/${van}/user`, { user: h.admin, body: { user_id: owner.id } }), 404);
+    // Naming no user is a 422, as naming no client is on /admin/client/status.
+    const car = await h.addDevice(owner);
+    expect(Object.keys(invalid(await h.post(`/admin/device/${car}/user`, { user: h.admin, body: {} })))).toEqual(["user_id"]);
+    expect(Object.keys(invalid(await h.request("DELETE", `/admin/device/${car}/user`, { user: h.admin })))).toEqual(["user_id"]);
+    failure(await h.post(`/admin/device/${car}/user`, { user: h.admin, body: { user_id: owner.id + 1_000_000 } }), 404);
   });
 
   it("turns a device off and sets its expiry for everyone who has it", async () => {
@@ -74,6 +79,8 @@ describeApi("admin devices and clients", (h) => {
     ok(await h.post(`/admin/device/${van}/expiration`, { user: h.admin, body: { expiration_date: 0 } }), OkSchema);
     expect((await listed()).expiration_date).toBe("0000-00-00");
     expect(invalid(await h.post(`/admin/device/${van}/expiration`, { user: h.admin, body: { expiration_date: "2032-02-30" } }))).toEqual({ expiration_date: "The expiration date is not a valid date." });
+    // A leap second passes the date-time format; no Date holds it.
+    expect(invalid(await h.post(`/admin/device/${van}/expiration`, { user: h.admin, body: { expiration_date: "2030-12-31T23:59:60Z" } }))).toEqual({ expiration_date: "The expiration date is not a valid date." });
   });
 
   it("changes a client's account: email, password, limits, and its devices as a whole list", async () => {
@@ -128,6 +135,7 @@ describeApi("admin devices and clients", (h) => {
     expect(failure(await h.post("/admin/client/status", { user: h.admin, body: { id: h.admin.id, status: false } }), 403)).toBe("You cannot deactivate your own account.");
     failure(await h.request("PUT", "/admin/client", { user: h.admin, body: { id: h.admin.id, group_id: 2 } }), 403);
     failure(await h.request("DELETE", `/admin/client/${h.admin.id}`, { user: h.admin }), 403);
+    expect(failure(await h.request("PUT", "/admin/client", { user: h.admin, body: { id: h.admin.id, expiration_date: "2020-01-01" } }), 403)).toBe("You cannot expire your own account.");
     ok(await h.get("/get_user_data", { user: h.admin }), UserDataSchema);
 
     const user = await h.newUser();

@@ -71,6 +71,7 @@ describeApi("sharing", (h) => {
     const user = await h.newUser();
     const device = await h.addDevice(user);
     const gone = await create(h, user, { name: "Once", devices: [device], enable_expiration_date: "1", expiration_date: "2021-06-01T00:00:00Z", delete_after_expiration: true });
+    failure(await h.request("DELETE", `/sharing/${gone.id}`, { user }), 404);
     failure(await h.get(`/sharing/${gone.id}`, { user }), 404);
     failure(await view(h, gone.hash), 404);
     const kept = await create(h, user, { name: "Kept", devices: [device] });
@@ -84,6 +85,22 @@ describeApi("sharing", (h) => {
     ok(await h.get("/destroy_device", { user, query: { device_id: other } }), GeoOkSchema);
     expect((await shown(h, s.hash)).items.map((i) => i.id)).toEqual([device]);
     expect(ok(await h.get(`/sharing/${s.id}`, { user }), SharingResponseSchema).devices).toEqual([device]);
+  });
+
+  it("stops showing a sharer locked out by an administrator, and a device that left the account even once it is back", async () => {
+    const user = await h.newUser();
+    const [van, car] = [await h.addDevice(user), await h.addDevice(user)];
+    const s = await create(h, user, { name: "Both", devices: [van, car] });
+    ok(await h.post("/admin/client/status", { user: h.admin, body: { id: user.id, status: false } }), GeoOkSchema);
+    failure(await view(h, s.hash), 404);
+    ok(await h.post("/admin/client/status", { user: h.admin, body: { id: user.id, status: true } }), GeoOkSchema);
+    expect((await shown(h, s.hash)).items.map((i) => i.id)).toEqual([van, car]);
+    // Taken away and given back (another user keeps it meanwhile): the link does not publish it again unasked.
+    ok(await h.post(`/admin/device/${car}/user`, { user: h.admin, body: { user_id: (await h.newUser()).id } }), GeoOkSchema);
+    ok(await h.request("DELETE", `/admin/device/${car}/user`, { user: h.admin, query: { user_id: user.id } }), GeoOkSchema);
+    ok(await h.post(`/admin/device/${car}/user`, { user: h.admin, body: { user_id: user.id } }), GeoOkSchema);
+    expect((await shown(h, s.hash)).items.map((i) => i.id)).toEqual([van]);
+    expect(ok(await h.get(`/sharing/${s.id}`, { user }), SharingResponseSchema).devices).toEqual([van]);
   });
 
   it("refuses another user's sharing exactly like a missing one, and another user's devices without writing anything", async () => {

@@ -1,8 +1,8 @@
 import { FailureError, InvalidInputError, isTruthy, type AdminClientStatusBody, type AdminClientUpdateBody } from "@fleet/contracts";
-import { assignDeviceUser, deleteUsers, findAnyDevice, findUserById, pageClientDevices, revokeDeviceUser, setUserActive, updateClient, type ClientPatch, type Db, type User } from "@fleet/db";
+import { deleteUsers, setUserActive, updateClient, type ClientPatch, type Db, type User } from "@fleet/db";
 import { parseExpiration } from "./admin.js";
 import { found } from "./found.js";
-import { worded } from "./refusals.js";
+import { worded, type Wording } from "./refusals.js";
 
 /*
  * A client's account as administrators change it: its fields, whether it may sign in, and
@@ -29,33 +29,19 @@ function patchOf(b: AdminClientUpdateBody): ClientPatch {
   return { email: b.email, password: b.password, groupId: b.group_id, active: isTruthy(b.active), devicesLimit, expirationDate };
 }
 
-/** Refuses a device list that names a device that does not exist, or more than the account may hold; before anything is written. */
-async function checkObjects(db: Db, deviceIds: readonly number[], devicesLimit: number | null): Promise<void> {
-  for (const id of deviceIds) if (!(await findAnyDevice(db, id))) throw new InvalidInputError({ objects: "The selected objects are invalid." });
-  if (devicesLimit !== null && deviceIds.length > devicesLimit) throw new InvalidInputError({ objects: `The objects may hold at most ${devicesLimit}.` });
-}
-
-/** Makes `deviceIds` the client's complete list of devices: the missing ones given, the others taken away as the client's own destroy_device would. */
-async function setObjects(db: Db, user: User, deviceIds: readonly number[]): Promise<void> {
-  const had: number[] = [];
-  for (let offset = 0; ; offset += 1000) {
-    const { rows } = await pageClientDevices(db, user.id, { limit: 1000, offset });
-    had.push(...rows.map((d) => d.id));
-    if (rows.length < 1000) break;
-  }
-  for (const id of had) if (!deviceIds.includes(id)) await revokeDeviceUser(db, id, user.id);
-  for (const id of deviceIds) if (!had.includes(id)) await assignDeviceUser(db, id, user);
-}
+const wording: Wording = {
+  deviceIds: { field: "objects", message: (r) => (r.kind === "limit" ? `The objects may hold at most ${r.limit}.` : "The selected objects are invalid.") },
+};
 
 export async function update(db: Db, admin: User, b: AdminClientUpdateBody) {
   const patch = patchOf(b);
-  if (patch.active === false) notSelf(admin, b.id, "deactivate");
-  if (patch.groupId !== undefined && patch.groupId !== admin.groupId) notSelf(admin, b.id, "change the group of");
-  const current = await found(findUserById(db, b.id), CLIENT);
-  const objects = b.objects === undefined ? undefined : [...new Set(b.objects)];
-  if (objects) await checkObjects(db, objects, patch.devicesLimit === undefined ? current.devicesLimit : patch.devicesLimit);
-  const user = await found(worded(updateClient(db, b.id, patch), {}), CLIENT);
-  if (objects) await setObjects(db, user, objects);
+  if (b.id === admin.id) {
+    if (patch.active === false) notSelf(admin, b.id, "deactivate");
+    if (patch.groupId !== undefined && patch.groupId !== admin.groupId) notSelf(admin, b.id, "change the group of");
+    // An expiry already passed would lock the administrator out at the next request.
+    if (patch.expirationDate && patch.expirationDate.getTime() <= Date.now()) notSelf(admin, b.id, "expire");
+  }
+  await found(worded(updateClient(db, b.id, { ...patch, deviceIds: b.objects }), wording), CLIENT);
 }
 
 export async function setStatus(db: Db, admin: User, b: AdminClientStatusBody) {

@@ -12,6 +12,7 @@ import {
   setDeviceExpiration,
   type Db,
   type Device,
+  type Refusal,
   type User,
 } from "@fleet/db";
 import { formatDuration } from "../lib/live-item.js";
@@ -100,14 +101,18 @@ export async function get(deps: AdminDeviceDeps, admin: User, deviceId: number) 
 
 /** The user a request names by `user_id`, or by `email` without one; 404 when none matches. */
 export async function userNamed(db: Db, by: { id?: number; email?: string }): Promise<User> {
-  if (by.id === undefined && by.email === undefined) throw new NotFoundError(CLIENT);
+  if (by.id === undefined && by.email === undefined) throw new InvalidInputError({ user_id: "The user id field is required when email is not present." });
   return found(by.id !== undefined ? findUserById(db, by.id) : findUserByEmail(db, by.email!), CLIENT);
 }
+
+const limitWording = { devicesLimit: { field: "user_id", message: (r: Refusal) => `The user already has as many devices as the account allows${r.kind === "limit" ? ` (${r.limit})` : ""}.` } };
 
 export async function assignUser(db: Db, deviceId: number, body: AdminDeviceUserBody) {
   await found(findAnyDevice(db, deviceId), DEVICE);
   const user = await userNamed(db, { id: body.user_id, email: body.email });
-  await found(worded(assignDeviceUser(db, deviceId, user), { devicesLimit: { field: "user_id", message: (r) => `The user already has as many devices as the account allows${r.kind === "limit" ? ` (${r.limit})` : ""}.` } }), DEVICE);
+  const done = await worded(assignDeviceUser(db, deviceId, user.id), limitWording);
+  // Gone in between: the device deleted, or the user.
+  if (done !== true) throw new NotFoundError(done === "device" ? DEVICE : CLIENT);
 }
 
 export async function revokeUser(db: Db, deviceId: number, body: AdminDeviceUserBody) {

@@ -36,7 +36,11 @@ function client(u: User, tz: number): AdminClient {
  * a date that names no real moment (`2099-13-45`, `2099-02-30`, which Date would roll over).
  */
 export function parseExpiration(s: string): Date | undefined {
-  if (s.includes("T")) return new Date(s);
+  if (s.includes("T")) {
+    // The date-time format lets a leap second (…T23:59:60Z) through; Date cannot hold one.
+    const d = new Date(s);
+    return Number.isNaN(d.getTime()) ? undefined : d;
+  }
   const d = new Date(`${s.replace(" ", "T")}Z`);
   if (Number.isNaN(d.getTime()) || d.toISOString().slice(0, 10) !== s.slice(0, 10)) return undefined;
   return d;

@@ -11,7 +11,7 @@ import {
   type SharingRecord,
   type SharingUpdateBody,
 } from "@fleet/contracts";
-import { createSharing, destroySharing, findSharedByHash, findSharing, findUserById, listUserDevicesByIds, pageSharings, updateSharing, type Db, type SharingInput, type SharingWithDevices, type User } from "@fleet/db";
+import { createSharing, destroySharing, findSharedByHash, findSharing, findUserById, isUserUsable, listUserDevicesByIds, pageSharings, updateSharing, type Db, type SharingInput, type SharingWithDevices, type User } from "@fleet/db";
 import type { LiveState } from "@fleet/contracts";
 import type { Static } from "@sinclair/typebox";
 import { liveItem, liveListContext } from "../lib/live-item.js";
@@ -114,7 +114,8 @@ export interface SharedDeps {
 export async function shared(deps: SharedDeps, hash: string, now = Date.now()): Promise<Static<typeof SharedDevicesResponseSchema>> {
   const sharing = await findSharedByHash(deps.db, hash);
   const sharer = sharing && (await findUserById(deps.db, sharing.userId));
-  if (!sharing || !sharer) throw new NotFoundError(WHAT);
+  // A sharer who may not sign in (locked out, expired) publishes nothing either.
+  if (!sharing || !sharer || !isUserUsable(sharer)) throw new NotFoundError(WHAT);
   const [records, states] = await Promise.all([listUserDevicesByIds(deps.db, sharer.id, sharing.deviceIds), deps.states(sharing.deviceIds)]);
   const ctx = liveListContext(sharer, now, deps.offlineAfterMs);
   const items = records.map((device) => {

@@ -1,5 +1,5 @@
 import { and, asc, count, eq, ilike, inArray, or, sql, type SQL } from "drizzle-orm";
-import type { Db, Queryable } from "../client.js";
+import type { Db, Queryable, Tx } from "../client.js";
 import { announceChanged, ownersOf } from "../device-changes.js";
 import { RefusedError, uniqueViolation } from "../errors.js";
 import { hashPassword } from "../password.js";
@@ -9,7 +9,7 @@ import { devices, type Device } from "../schema/devices.js";
 import { userDevices } from "../schema/user-devices.js";
 import { users, type User, type UserGroupId } from "../schema/users.js";
 import { announceUsersChanged } from "../user-changes.js";
-import { countUserDevices, destroyDevice } from "./devices.js";
+import { countUserDevices, destroyDevice, leaveDevice } from "./devices.js";
 import { newApiHash, normalizeEmail } from "./users.js";
 import { containing } from "../like.js";
 
@@ -75,26 +75,37 @@ export async function pageDeviceUsers(db: Queryable, deviceId: number, page: Pag
   return { total: counted?.n ?? 0, rows: rows.map((r) => r.user) };
 }
 
+/** Why a device could not be given: it or the user is missing. */
+export type GiveRefusal = "device" | "user";
+
 /**
- * Gives the user the device (a pivot row with the defaults), and announces it to everyone
- * who has it. False when the device does not exist or is deleted; true also when the user
- * already had it.
+ * Gives the user the device (a pivot row with the defaults) inside the caller's transaction,
+ * the device's and the user's rows locked. Nothing to do when the user already has it.
  * @throws RefusedError `devicesLimit` limit when the user already holds as many devices as the account allows.
  */
-export async function assignDeviceUser(db: Db, deviceId: number, user: Pick<User, "id" | "devicesLimit">): Promise<boolean> {
-  const done = await db.transaction(async (tx) => {
-    const [device] = isRowId(deviceId) ? await tx.select({ id: devices.id }).from(devices).where(and(eq(devices.id, deviceId), live)).for("update") : [];
-    if (!device) return false;
-    const [had] = await tx.select({ id: userDevices.deviceId }).from(userDevices).where(and(eq(userDevices.deviceId, deviceId), eq(userDevices.userId, user.id)));
-    if (had) return true;
-    // The user's row locked while counting, as add_device does, so two grants cannot both slip under the limit.
-    await tx.select({ id: users.id }).from(users).where(eq(users.id, user.id)).for("update");
-    if (user.devicesLimit !== null && (await countUserDevices(tx, user.id)) >= user.devicesLimit) throw new RefusedError({ devicesLimit: { kind: "limit", limit: user.devicesLimit } });
-    await tx.insert(userDevices).values({ userId: user.id, deviceId });
-    return true;
-  });
-  if (done) await announceChanged(db, await ownersOf(db, [deviceId]));
-  return done;
+async function giveDevice(tx: Tx, deviceId: number, userId: number): Promise<GiveRefusal | undefined> {
+  const [device] = isRowId(deviceId) ? await tx.select({ id: devices.id }).from(devices).where(and(eq(devices.id, deviceId), live)).for("update") : [];
+  if (!device) return "device";
+  // The user's row locked while counting, as add_device does, so two grants cannot both slip under the limit.
+  const [user] = isRowId(userId) ? await tx.select({ devicesLimit: users.devicesLimit }).from(users).where(eq(users.id, userId)).for("update") : [];
+  if (!user) return "user";
+  const [had] = await tx.select({ id: userDevices.deviceId }).from(userDevices).where(and(eq(userDevices.deviceId, deviceId), eq(userDevices.userId, userId)));
+  if (had) return undefined;
+  if (user.devicesLimit !== null && (await countUserDevices(tx, userId)) >= user.devicesLimit) throw new RefusedError({ devicesLimit: { kind: "limit", limit: user.devicesLimit } });
+  await tx.insert(userDevices).values({ userId, deviceId });
+  return undefined;
+}
+
+/**
+ * Gives the user the device and announces it to everyone who has it; true also when the user
+ * already had it. The refusal says which is missing: the device (or it is deleted) or the user.
+ * @throws RefusedError `devicesLimit` limit when the user already holds as many devices as the account allows.
+ */
+export async function assignDeviceUser(db: Db, deviceId: number, userId: number): Promise<GiveRefusal | true> {
+  const refused = await db.transaction((tx) => giveDevice(tx, deviceId, userId));
+  if (refused) return refused;
+  await announceChanged(db, await ownersOf(db, [deviceId]));
+  return true;
 }
 
 /**
@@ -129,6 +140,8 @@ export async function deleteUsers(db: Db, userIds: readonly number[]): Promise<b
     if (found.length !== ids.length) return undefined;
     const theirs = await tx.select({ id: userDevices.deviceId }).from(userDevices).where(inArray(userDevices.userId, ids));
     const deviceIds = [...new Set(theirs.map((d) => d.id))].sort((a, b) => a - b);
+    // Locked in id order, as every device write locks them: a grant of one of them waits, and then finds it deleted.
+    if (deviceIds.length > 0) await tx.select({ id: devices.id }).from(devices).where(inArray(devices.id, deviceIds)).orderBy(asc(devices.id)).for("update");
     const before = await ownersOf(tx, deviceIds);
     const orphaned = before.filter((o) => o.userIds.every((u) => ids.includes(u))).map((o) => o.deviceId);
     if (orphaned.length > 0) await tx.update(devices).set({ deleted: true }).where(inArray(devices.id, orphaned));
@@ -159,25 +172,55 @@ export interface ClientPatch {
   active?: boolean;
   devicesLimit?: number | null;
   expirationDate?: Date | null;
+  /** The client's complete list of devices: those left out are taken away as destroy_device would, the others given. */
+  deviceIds?: readonly number[];
 }
 
 /**
- * Changes the client's account; the new row, or undefined when the user does not exist.
- * @throws RefusedError `{email: taken}` when another user has the (lower-cased) email.
+ * Changes the client's account and, with `deviceIds`, its devices, in one transaction with the
+ * user's row locked; then announces the devices that moved. Undefined when the user does not exist.
+ * @throws RefusedError `{email: taken}` when another user has the (lower-cased) email;
+ *   `{deviceIds: unknown}` when a listed device does not exist; `{deviceIds: limit}` when the
+ *   list is longer than the account's limit. Nothing is written then.
  */
 export async function updateClient(db: Db, userId: number, patch: ClientPatch): Promise<User | undefined> {
   if (!isRowId(userId)) return undefined;
-  const { email, password, ...rest } = patch;
+  const { email, password, deviceIds, ...rest } = patch;
   const values: Partial<typeof users.$inferInsert> = Object.fromEntries(Object.entries(rest).filter(([, v]) => v !== undefined));
   if (email !== undefined) values.email = normalizeEmail(email);
   if (password !== undefined) Object.assign(values, { passwordHash: await hashPassword(password), apiHash: newApiHash() });
-  let row: User | undefined;
+  let done: { user: User; moved: number[] } | undefined;
   try {
-    [row] = Object.keys(values).length > 0 ? await db.update(users).set(values).where(eq(users.id, userId)).returning() : await db.select().from(users).where(eq(users.id, userId));
+    done = await db.transaction(async (tx) => {
+      const [current] = await tx.select().from(users).where(eq(users.id, userId)).for("update");
+      if (!current) return undefined;
+      const wanted = deviceIds === undefined ? undefined : [...new Set(deviceIds)].sort((a, b) => a - b);
+      if (wanted) {
+        const found = wanted.length === 0 || !wanted.every(isRowId) ? [] : await tx.select({ id: devices.id }).from(devices).where(and(inArray(devices.id, wanted), live)).orderBy(asc(devices.id)).for("update");
+        if (found.length !== wanted.length) throw new RefusedError({ deviceIds: { kind: "unknown", many: true } });
+        const limit = patch.devicesLimit === undefined ? current.devicesLimit : patch.devicesLimit;
+        if (limit !== null && wanted.length > limit) throw new RefusedError({ deviceIds: { kind: "limit", limit } });
+      }
+      const [user] = Object.keys(values).length > 0 ? await tx.update(users).set(values).where(eq(users.id, userId)).returning() : [current];
+      const moved: number[] = [];
+      if (wanted) {
+        const had = (await tx.select({ id: userDevices.deviceId }).from(userDevices).innerJoin(devices, eq(devices.id, userDevices.deviceId)).where(and(eq(userDevices.userId, userId), live))).map((r) => r.id);
+        for (const id of had) if (!wanted.includes(id) && (await leaveDevice(tx, userId, id))) moved.push(id);
+        // The limit was checked against the whole list above; the rows are inserted directly.
+        const added = wanted.filter((id) => !had.includes(id));
+        if (added.length > 0) await tx.insert(userDevices).values(added.map((deviceId) => ({ userId, deviceId })));
+        moved.push(...added);
+      }
+      return { user: user!, moved };
+    });
   } catch (err) {
     if (uniqueViolation(err) === "users_email_unique") throw new RefusedError({ email: { kind: "taken" } });
     throw err;
   }
-  if (row) announceUsersChanged(db, [userId]);
-  return row;
+  if (!done) return undefined;
+  announceUsersChanged(db, [userId]);
+  // Owners after the commit: the client among them for the devices it was given, not for those it left (it is told too).
+  const after = await ownersOf(db, done.moved);
+  await announceChanged(db, after.map((o) => (o.userIds.includes(userId) ? o : { ...o, userIds: [...o.userIds, userId] })));
+  return done.user;
 }

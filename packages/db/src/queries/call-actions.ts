@@ -35,6 +35,8 @@ function visible(userId: number, where?: SQL) {
 
 /** One page of the user's call actions, latest call first, optionally of one device; and how many match. */
 export async function pageCallActions(db: Queryable, userId: number, page: Page, deviceId?: number): Promise<{ total: number; rows: CallAction[] }> {
+  // A device id no row can have matches nothing (and must not reach an int4 comparison).
+  if (deviceId !== undefined && !isRowId(deviceId)) return { total: 0, rows: [] };
   const where = visible(userId, deviceId === undefined ? undefined : eq(callActions.deviceId, deviceId));
   const [rows, [counted]] = await Promise.all([
     db.select().from(callActions).where(where).orderBy(desc(callActions.calledAt), desc(callActions.id)).limit(page.limit).offset(page.offset),
@@ -61,7 +63,8 @@ async function checked(tx: Tx, userId: number, input: CallActionInput): Promise<
   if (!(await findUserDevice(tx, userId, input.deviceId))) refusals.deviceId = { kind: "unknown" };
   let alertId = input.alertId;
   if (input.eventId !== null) {
-    const [event] = isRowId(input.eventId)
+    // Events have 64-bit ids.
+    const [event] = Number.isSafeInteger(input.eventId) && input.eventId > 0
       ? await tx
           .select({ deviceId: events.deviceId, alertId: events.alertId })
           .from(events)

@@ -1,6 +1,6 @@
 import { and, asc, count, eq, gte, inArray, sql, type SQL } from "drizzle-orm";
 import type { Db, Queryable, Tx } from "../client.js";
-import { announceChanged, ownersOf } from "../device-changes.js";
+import { announceChanged, ownersOf, type DeviceOwners } from "../device-changes.js";
 import { RefusedError, uniqueViolation } from "../errors.js";
 import { isRowId } from "../row-id.js";
 import { defaultIconColors, devices, type Device, type IconColors, type NewDevice } from "../schema/devices.js";
@@ -294,31 +294,39 @@ export async function updateDevice(db: Db, userId: number, deviceId: number, inp
 }
 
 /**
- * Takes one of the user's devices away from the user, in one transaction: the user's
- * pivot row goes, and the drivers the user assigned to the device are unassigned. When
- * no other user has the device it is soft-deleted (its IMEI is free again, the tracker's
- * cache drops it) and every driver assigned to it is unassigned. Every user who had it
- * is then announced the change.
+ * Takes the device away from the user inside the caller's transaction: the user's pivot row
+ * goes, and the drivers the user assigned to the device are unassigned. When no other user
+ * has the device it is soft-deleted (its IMEI is free again, the tracker's cache drops it)
+ * and every driver assigned to it is unassigned. The caller announces the owners once its
+ * transaction commits.
+ * @returns the device's owners before, and whether it was deleted; undefined when the id does
+ *   not exist, is deleted or is not the user's.
+ */
+export async function leaveDevice(tx: Tx, userId: number, deviceId: number): Promise<{ owners: DeviceOwners[]; deleted: boolean } | undefined> {
+  if (!isRowId(deviceId)) return undefined;
+  // The device row's lock also serialises two owners leaving at once: the second one
+  // then sees it is the last and deletes the device, rather than both leaving it orphaned.
+  if ((await lockUserDevices(tx, userId, [deviceId])).length === 0) return undefined;
+  const owners = await ownersOf(tx, [deviceId]);
+  const deleted = owners[0]!.userIds.every((id) => id === userId);
+  await tx.delete(userDevices).where(and(eq(userDevices.userId, userId), eq(userDevices.deviceId, deviceId)));
+  if (deleted) await tx.update(devices).set({ deleted: true }).where(eq(devices.id, deviceId));
+  // A deleted device keeps no driver; one that stays loses only the drivers this user assigned.
+  await tx
+    .update(drivers)
+    .set({ deviceId: null })
+    .where(and(eq(drivers.deviceId, deviceId), deleted ? undefined : eq(drivers.userId, userId)));
+  return { owners, deleted };
+}
+
+/**
+ * Takes one of the user's devices away from the user, in one transaction (leaveDevice), then
+ * announces the change to every user who had it.
  * @returns whether the device was deleted, or undefined when the id does not exist, is
  *   deleted or is not the user's.
  */
 export async function destroyDevice(db: Db, userId: number, deviceId: number): Promise<{ deleted: boolean } | undefined> {
-  if (!isRowId(deviceId)) return undefined;
-  const gone = await db.transaction(async (tx) => {
-    // The device row's lock also serialises two owners leaving at once: the second one
-    // then sees it is the last and deletes the device, rather than both leaving it orphaned.
-    if ((await lockUserDevices(tx, userId, [deviceId])).length === 0) return undefined;
-    const owners = await ownersOf(tx, [deviceId]);
-    const deleted = owners[0]!.userIds.every((id) => id === userId);
-    await tx.delete(userDevices).where(and(eq(userDevices.userId, userId), eq(userDevices.deviceId, deviceId)));
-    if (deleted) await tx.update(devices).set({ deleted: true }).where(eq(devices.id, deviceId));
-    // A deleted device keeps no driver; one that stays loses only the drivers this user assigned.
-    await tx
-      .update(drivers)
-      .set({ deviceId: null })
-      .where(and(eq(drivers.deviceId, deviceId), deleted ? undefined : eq(drivers.userId, userId)));
-    return { owners, deleted };
-  });
+  const gone = await db.transaction((tx) => leaveDevice(tx, userId, deviceId));
   if (!gone) return undefined;
   await announceChanged(db, gone.owners);
   return { deleted: gone.deleted };

@@ -112,7 +112,11 @@ export async function updateSharing(db: Db, userId: number, id: number, patch: P
 }
 
 /** Deletes the user's sharing; false when it does not exist or is another user's. */
-export const destroySharing = (db: Queryable, userId: number, id: number): Promise<boolean> => owned.destroy(db, userId, id);
+export async function destroySharing(db: Queryable, userId: number, id: number): Promise<boolean> {
+  // One already due for deletion is missing, as a read would find it.
+  await purgeExpired(db, userId);
+  return owned.destroy(db, userId, id);
+}
 
 /**
  * The sharing a link's hash names while it shows anything (active, not expired), with the

@@ -29,7 +29,7 @@ export const sharings = pgTable(
   (t) => [index("sharings_user_id_idx").on(t.userId), uniqueIndex("sharings_hash_unique").on(t.hash)],
 );
 
-/** The devices a sharing shows; a device the sharer no longer has is not shown, though its row stays until the sharing is edited. */
+/** The devices a sharing shows; a device its sharer no longer has leaves it (a trigger on user_devices, migration 0023). */
 export const sharingDevices = pgTable(
   "sharing_devices",
   {
