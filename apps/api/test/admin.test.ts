@@ -90,6 +90,25 @@ describeApi("admin", (h) => {
     expect(ok(await h.get("/admin/clients", { user: h.admin }), AdminClientsResponseSchema).total).toBe(before + 1);
   });
 
+  it("searches the clients by email and by a device's IMEI, filters them exactly and sorts them", async () => {
+    const tag = uniqueSuffix();
+    const [a, b, c] = [await h.newUser({ email: `zeta-${tag}@example.com` }), await h.newUser({ email: `alpha-${tag}@example.com` }), await h.newUser({ email: `mid-${tag}@example.com`, active: false })];
+    const imei = `86${Date.now()}`.slice(0, 15);
+    await h.addDevice(b, { imei });
+    const emails = async (query: Record<string, string | number>) => ok(await h.get("/admin/clients", { user: h.admin, query }), AdminClientsResponseSchema).data.map((x) => x.email);
+    expect(await emails({ search_phrase: tag.toUpperCase() })).toEqual([a.email, b.email, c.email]);
+    expect(await emails({ search_phrase: tag, sort_by: "email", sort: "desc" })).toEqual([a.email, c.email, b.email]);
+    expect(await emails({ search_device: imei })).toEqual([b.email]);
+    expect(await emails({ search_phrase: tag, "filter[active]": 0 })).toEqual([c.email]);
+    expect(await emails({ "filter[email]": a.email.toUpperCase() })).toEqual([a.email]);
+    expect(await emails({ "filter[id]": c.id, search_phrase: "no-such-text" })).toEqual([]);
+    const paged = ok(await h.get("/admin/clients", { user: h.admin, query: { search_phrase: tag, limit: 2, page: 2 } }), AdminClientsResponseSchema);
+    expect(paged).toMatchObject({ total: 3, per_page: 2, current_page: 2, last_page: 2, from: 3, to: 3 });
+    expect(paged.data.map((x) => x.email)).toEqual([c.email]);
+    expect(Object.keys(invalid(await h.get("/admin/clients", { user: h.admin, query: { "filter[password]": "x" } })))).toEqual(["filter"]);
+    expect(Object.keys(invalid(await h.get("/admin/clients", { user: h.admin, query: { sort_by: "password_hash" } })))).toEqual(["sort_by"]);
+  });
+
   it("lists the clients", async () => {
     const user = await h.newUser({ devicesLimit: 4 });
     const list = ok(await h.get("/admin/clients", { user: h.admin }), AdminClientsResponseSchema);

@@ -284,6 +284,7 @@ export const CASES: Case[] = [
   { op: "get /address/autocomplete", request: () => ({ query: { q: "Vil" } }) },
 
   { op: "get /admin/clients", request: () => ({ query: { limit: 10 } }) },
+  { op: "get /admin/clients", label: "searched", request: () => ({ query: { search_phrase: "vendor-swagger", search_device: "860000000000901", sort_by: "email", sort: "desc", limit: 10 } }) },
   { op: "post /admin/client", request: () => ({ body: { ...CLIENT, password_confirmation: CLIENT.password, group_id: 2 } }), check: (r) => expect(r.body).toMatchObject({ status: 1, item: { email: CLIENT.email } }) },
   { op: "put /admin/client", request: (s) => ({ body: { id: s.client, email: "managed@vendor-swagger.test", active: true, enable_devices_limit: true, devices_limit: 10, enable_expiration_date: true, expiration_date: "2099-12-31", objects: [s.device2] } }), check: OK },
   { op: "post /admin/client/status", request: (s) => ({ body: { id: s.client, status: true } }), check: OK },

@@ -1,5 +1,5 @@
 import { FailureError, InvalidInputError, Topics, formatDateTime, isTruthy, type AdminClient, type AdminClientBody, type AdminClientsQuery } from "@fleet/contracts";
-import { UserGroup, createUser, listUnregistered, listUsers, type Db, type User } from "@fleet/db";
+import { UserGroup, createUser, listUnregistered, pageClients, type Db, type User } from "@fleet/db";
 import type { DeadLetters } from "../lib/dead-letters.js";
 import { pageRequest, pageWindow, paginate } from "../lib/pagination.js";
 
@@ -67,11 +67,24 @@ export async function createClient(db: Db, admin: User, b: AdminClientBody) {
  * the page links.
  */
 export async function clients(db: Db, admin: User, query: AdminClientsQuery, url: string) {
-  const users = await listUsers(db);
-  const page = pageRequest(query, Math.max(users.length, 1));
+  const f = query.filter ?? {};
+  const search = { text: query.search_phrase, imei: query.search_device, id: f.id, email: f.email, active: isTruthy(f.active), groupId: f.group_id };
+  const order = { by: query.sort_by ?? "id", direction: query.sort ?? "asc" } as const;
+  if (query.limit !== undefined || query.per_page !== undefined) {
+    const page = pageRequest(query);
+    const { total, rows } = await pageClients(db, search, order, pageWindow(page));
+    return shown(page, total, rows);
+  }
+  // Without a page size, every match is on one page.
+  const { total, rows } = await pageClients(db, search, order);
+  const page = pageRequest(query, Math.max(total, 1));
   const { limit, offset } = pageWindow(page);
-  const { url: path, ...pagination } = paginate({ url }, page, users.length, users.slice(offset, offset + limit).map((u) => client(u, admin.timezoneId)));
-  return { ...pagination, path };
+  return shown(page, total, rows.slice(offset, offset + limit));
+
+  function shown(page: ReturnType<typeof pageRequest>, total: number, rows: User[]) {
+    const { url: path, ...pagination } = paginate({ url }, page, total, rows.map((u) => client(u, admin.timezoneId)));
+    return { ...pagination, path };
+  }
 }
 
 export async function unregistered(db: Db, admin: User) {

@@ -81,7 +81,7 @@ const valid: Record<string, (o: Records) => RequestSpec> = {
   "get /destroy_service": (o) => ({ query: { service_id: o.service } }),
   "get /get_services": (o) => ({ query: { device_id: o.device } }),
   "post /admin/client": () => ({ body: { email: "new.client@example.com", password: "client-secret", password_confirmation: "client-secret" } }),
-  "get /admin/clients": () => ({}),
+  "get /admin/clients": () => ({ query: { search_phrase: "client", search_device: "860000000000001", "filter[active]": 1, sort_by: "email", sort: "desc", limit: 10, page: 1 } }),
   "get /admin/unregistered_devices": () => ({}),
   "get /admin/dead_letters": () => ({ query: { topic: "positions.dead" } }),
   "post /admin/dead_letters/republish": () => ({ body: { topic: "positions.dead", ids: ["00000000-0000-4000-8000-000000000000"] } }),

@@ -2,10 +2,10 @@ import { Type, type Static } from "@sinclair/typebox";
 import { FormBoolean, StatusOk } from "./common.js";
 import { PageQuery } from "./pagination.js";
 
-/** `POST /admin/client`, the vendor's create-client body (the fields this platform keeps). */
 /** A date an administrator sets: ISO 8601, or `YYYY-MM-DD[ HH:MM[:SS]]` (UTC). */
 export const AdminDateSchemas = [Type.String({ format: "date-time" }), Type.String({ pattern: "^\\d{4}-\\d{2}-\\d{2}( \\d{2}:\\d{2}(:\\d{2})?)?$" })] as const;
 
+/** `POST /admin/client`, the vendor's create-client body (the fields this platform keeps). */
 export const AdminClientBodySchema = Type.Object({
   email: Type.String({ minLength: 3, maxLength: 255, pattern: "^[^@\\s]+@[^@\\s]+\\.[^@\\s]+$" }),
   password: Type.String({ minLength: 6, maxLength: 255 }),
@@ -32,8 +32,32 @@ export type AdminClient = Static<typeof AdminClientSchema>;
 
 export const AdminClientResponseSchema = Type.Object({ status: StatusOk, item: AdminClientSchema });
 
-/** `GET /admin/clients`: every user on one page unless `limit` (or `per_page`) asks for pages. */
-export const AdminClientsQuerySchema = Type.Object({ ...PageQuery });
+export const adminClientSortColumns = ["id", "email", "active", "group_id", "devices_limit", "subscription_expiration", "loged_at", "created_at", "updated_at"] as const;
+export type AdminClientSortColumn = (typeof adminClientSortColumns)[number];
+
+/**
+ * `GET /admin/clients`: every user on one page unless `limit` (or `per_page`) asks for pages;
+ * `search_phrase` found in the email, `search_device` a device's IMEI the user has, `filter[...]`
+ * exact values (unknown keys refused), sorted by `sort_by` and `sort`.
+ */
+export const AdminClientsQuerySchema = Type.Object({
+  ...PageQuery,
+  search_phrase: Type.Optional(Type.String({ maxLength: 255 })),
+  search_device: Type.Optional(Type.String({ maxLength: 64, description: "the IMEI of a device the client has" })),
+  filter: Type.Optional(
+    Type.Object(
+      {
+        id: Type.Optional(Type.Integer({ minimum: 1 })),
+        email: Type.Optional(Type.String({ maxLength: 255 })),
+        active: Type.Optional(FormBoolean()),
+        group_id: Type.Optional(Type.Integer({ minimum: 1 })),
+      },
+      { additionalProperties: false, description: "exact matches: filter[id], filter[email] (any case), filter[active], filter[group_id]" },
+    ),
+  ),
+  sort_by: Type.Optional(Type.Union(adminClientSortColumns.map((c) => Type.Literal(c)))),
+  sort: Type.Optional(Type.Union([Type.Literal("asc"), Type.Literal("desc")])),
+});
 export type AdminClientsQuery = Static<typeof AdminClientsQuerySchema>;
 
 export const AdminClientsResponseSchema = Type.Object({

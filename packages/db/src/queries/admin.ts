@@ -1,4 +1,4 @@
-import { and, asc, count, eq, ilike, inArray, or, sql, type SQL } from "drizzle-orm";
+import { and, asc, count, desc, eq, ilike, inArray, or, sql, type SQL } from "drizzle-orm";
 import type { Db, Queryable, Tx } from "../client.js";
 import { announceChanged, ownersOf } from "../device-changes.js";
 import { RefusedError, uniqueViolation } from "../errors.js";
@@ -223,4 +223,56 @@ export async function updateClient(db: Db, userId: number, patch: ClientPatch): 
   const after = await ownersOf(db, done.moved);
   await announceChanged(db, after.map((o) => (o.userIds.includes(userId) ? o : { ...o, userIds: [...o.userIds, userId] })));
   return done.user;
+}
+
+/** What the administrators' client list narrows to; every part given must hold. */
+export interface ClientSearch {
+  /** Part of the email, any case. */
+  text?: string;
+  /** The IMEI of a device (not deleted) the client has. */
+  imei?: string;
+  id?: number;
+  /** The whole email, any case. */
+  email?: string;
+  active?: boolean;
+  groupId?: number;
+}
+
+const clientSortColumns = {
+  id: users.id,
+  email: users.email,
+  active: users.active,
+  group_id: users.groupId,
+  devices_limit: users.devicesLimit,
+  subscription_expiration: users.expirationDate,
+  loged_at: users.logedAt,
+  created_at: users.createdAt,
+  updated_at: users.updatedAt,
+} as const;
+
+/** One page of the clients (`page` undefined: all of them), searched and sorted (then by id), and how many match. */
+export async function pageClients(
+  db: Queryable,
+  search: ClientSearch,
+  order: { by: keyof typeof clientSortColumns; direction: "asc" | "desc" },
+  page?: Page,
+): Promise<{ total: number; rows: User[] }> {
+  const imei = search.imei?.trim();
+  const hasDevice = imei
+    ? sql`EXISTS (SELECT 1 FROM ${userDevices} JOIN ${devices} ON ${devices.id} = ${userDevices.deviceId}
+        WHERE ${userDevices.userId} = ${users.id} AND ${devices.imei} = ${imei} AND NOT ${devices.deleted})`
+    : undefined;
+  const where = and(
+    search.text ? ilike(users.email, containing(search.text.trim())) : undefined,
+    hasDevice,
+    search.id === undefined ? undefined : isRowId(search.id) ? eq(users.id, search.id) : sql`false`,
+    search.email === undefined ? undefined : eq(users.email, normalizeEmail(search.email)),
+    search.active === undefined ? undefined : eq(users.active, search.active),
+    search.groupId === undefined ? undefined : eq(users.groupId, search.groupId as UserGroupId),
+  );
+  const column = clientSortColumns[order.by];
+  const direction = order.direction === "desc" ? desc : asc;
+  const ordered = db.select().from(users).where(where).orderBy(direction(column), asc(users.id));
+  const [rows, [counted]] = await Promise.all([page ? ordered.limit(page.limit).offset(page.offset) : ordered, db.select({ n: count() }).from(users).where(where)]);
+  return { total: counted?.n ?? 0, rows };
 }
