@@ -164,6 +164,17 @@ describeApi("devices: live list", (h) => {
       expect(await listed(f.user, { imei: "", group_id: "" })).toEqual([["Ungrouped", ["Car", "Truck"]], ["Vans", ["Van"]]]);
     });
 
+    it("searches `s` in any case in the name, IMEI, SIM, VIN, plate, registration number, owner and model", async () => {
+      const f = await fleet();
+      expect(await listed(f.user, { s: "ca" })).toEqual([["Ungrouped", ["Car"]]]);
+      expect(await listed(f.user, { s: "acm" })).toEqual([["Ungrouped", ["Truck"]]]);
+      expect(await listed(f.user, { s: "fmb9" })).toEqual([["Ungrouped", ["Car"]]]);
+      expect(await listed(f.user, { s: "370600" })).toEqual([["Vans", ["Van"]]]);
+      expect(await listed(f.user, { s: "1", plate_number: "VAN 1" })).toEqual([["Vans", ["Van"]]]);
+      expect(await listed(f.user, { s: "nothing like it" })).toEqual([]);
+      expect(ok(await h.get("/get_devices_latest", { user: f.user, query: { "filter[s]": "truck" } }), GetDevicesLatestResponseSchema).items.map((i) => i.name)).toEqual(["Truck"]);
+    });
+
     it("keeps devices by status and by how long ago they last reported", async () => {
       const f = await fleet();
       expect(await listed(f.user, { status: "online" })).toEqual([["Vans", ["Van"]]]);

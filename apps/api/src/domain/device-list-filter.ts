@@ -20,6 +20,9 @@ export interface ListFilter {
 
 const given = <T>(v: T | "" | undefined): v is T => v !== undefined && v !== "";
 
+/** The record's fields `s` is looked for in. */
+const SEARCHED = ["name", "imei", "simNumber", "vin", "plateNumber", "registrationNumber", "objectOwner", "deviceModel"] as const satisfies readonly (keyof UserDeviceRecord)[];
+
 export function listFilter(f: DeviceListFilter | undefined): ListFilter {
   const exact: [keyof UserDeviceRecord, string][] = [];
   const text = (field: keyof UserDeviceRecord, v: string | undefined) => {
@@ -34,6 +37,7 @@ export function listFilter(f: DeviceListFilter | undefined): ListFilter {
   text("registrationNumber", f?.registration_number);
   text("objectOwner", f?.object_owner);
   text("deviceModel", f?.device_model);
+  const search = given(f?.s) ? f.s.trim().toLowerCase() : "";
   const id = f?.id;
   const groupId = f?.group_id;
   const statuses = f?.status === undefined ? [] : (Array.isArray(f.status) ? f.status : [f.status]).filter((s) => s !== "");
@@ -44,7 +48,8 @@ export function listFilter(f: DeviceListFilter | undefined): ListFilter {
       if (given(id) && d.id !== id) return false;
       // 0 is "Ungrouped", as get_devices titles it.
       if (given(groupId) && (d.pivot.groupId ?? 0) !== groupId) return false;
-      return exact.every(([field, v]) => d[field] === v);
+      if (!exact.every(([field, v]) => d[field] === v)) return false;
+      return search === "" || SEARCHED.some((field) => (d[field] as string).toLowerCase().includes(search));
     },
     byState: statuses.length > 0 || given(online) || given(offline),
     item(item, now) {

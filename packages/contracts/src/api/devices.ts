@@ -166,6 +166,7 @@ const FilterText = Type.Optional(Type.String({ maxLength: 255, description: "exa
  * how recently it reported. Every filter given must hold; an empty one is none.
  */
 export const DeviceListFilterSchema = Type.Object({
+  s: Type.Optional(Type.String({ maxLength: 255, description: "text found, in any case, in the name, IMEI, SIM, VIN, plate, registration number, owner or model" })),
   id: FilterInt(2147483647),
   imei: FilterText,
   sim_number: FilterText,
