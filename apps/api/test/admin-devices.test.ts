@@ -1,6 +1,7 @@
 import { expect, it } from "vitest";
 import {
   AdminClientDevicesResponseSchema,
+  AdminClientResponseSchema,
   AdminDeviceResponseSchema,
   AdminDevicesResponseSchema,
   AdminDeviceUsersResponseSchema,
@@ -103,6 +104,21 @@ describeApi("admin devices and clients", (h) => {
     expect(ok(await h.get("/get_user_data", { hash: login.user_api_hash }), UserDataSchema)).toMatchObject({ expiration_date: null });
     expect(invalid(await h.request("PUT", "/admin/client", { user: h.admin, body: { id: client.id, email: h.admin.email } }))).toEqual({ email: "The email has already been taken." });
     failure(await h.request("PUT", "/admin/client", { user: h.admin, body: { id: client.id + 1_000_000, active: true } }), 404);
+  });
+
+  it("creates a client with its devices and the enable switches, all or nothing", async () => {
+    const other = await h.newUser();
+    const [van, car] = [await h.addDevice(other), await h.addDevice(other)];
+    const email = `with-objects-${other.id}@example.com`;
+    const body = { email, password: "client-pw-1", password_confirmation: "client-pw-1", devices_limit: 1, objects: [van, car] };
+    expect(invalid(await h.post("/admin/client", { user: h.admin, body }))).toEqual({ objects: "The objects may hold at most 1." });
+    expect(invalid(await h.post("/admin/client", { user: h.admin, body: { ...body, devices_limit: 5, objects: [van, car + 1_000_000] } }))).toEqual({ objects: "The selected objects are invalid." });
+    // Nothing was made by the refusals: the email is still free.
+    const made = ok(await h.post("/admin/client", { user: h.admin, body: { ...body, enable_devices_limit: false, enable_expiration_date: false, expiration_date: "2020-01-01" } }), AdminClientResponseSchema).item;
+    expect(made).toMatchObject({ email, devices_limit: null, subscription_expiration: "0000-00-00 00:00:00" });
+    expect(ok(await h.get(`/admin/client/${made.id}/devices`, { user: h.admin }), AdminClientDevicesResponseSchema).data.map((d) => d.id)).toEqual([van, car]);
+    const login = ok(await h.post("/login", { body: { email, password: "client-pw-1" } }), LoginResponseSchema);
+    expect((await seen(h, { ...other, hash: login.user_api_hash })).sort((a, b) => a - b)).toEqual([van, car]);
   });
 
   it("locks a client out by id or email and lets them in again; deletes clients with the devices only they had", async () => {

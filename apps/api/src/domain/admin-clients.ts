@@ -1,8 +1,8 @@
 import { FailureError, InvalidInputError, isTruthy, type AdminClientStatusBody, type AdminClientUpdateBody } from "@fleet/contracts";
 import { deleteUsers, setUserActive, updateClient, type ClientPatch, type Db, type User } from "@fleet/db";
-import { parseExpiration } from "./admin.js";
+import { objectsWording, parseExpiration } from "./admin.js";
 import { found } from "./found.js";
-import { worded, type Wording } from "./refusals.js";
+import { worded } from "./refusals.js";
 
 /*
  * A client's account as administrators change it: its fields, whether it may sign in, and
@@ -29,10 +29,6 @@ function patchOf(b: AdminClientUpdateBody): ClientPatch {
   return { email: b.email, password: b.password, groupId: b.group_id, active: isTruthy(b.active), devicesLimit, expirationDate };
 }
 
-const wording: Wording = {
-  deviceIds: { field: "objects", message: (r) => (r.kind === "limit" ? `The objects may hold at most ${r.limit}.` : "The selected objects are invalid.") },
-};
-
 export async function update(db: Db, admin: User, b: AdminClientUpdateBody) {
   const patch = patchOf(b);
   if (b.id === admin.id) {
@@ -41,7 +37,7 @@ export async function update(db: Db, admin: User, b: AdminClientUpdateBody) {
     // An expiry already passed would lock the administrator out at the next request.
     if (patch.expirationDate && patch.expirationDate.getTime() <= Date.now()) notSelf(admin, b.id, "expire");
   }
-  await found(worded(updateClient(db, b.id, { ...patch, deviceIds: b.objects }), wording), CLIENT);
+  await found(worded(updateClient(db, b.id, { ...patch, deviceIds: b.objects }), objectsWording), CLIENT);
 }
 
 export async function setStatus(db: Db, admin: User, b: AdminClientStatusBody) {

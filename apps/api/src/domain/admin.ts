@@ -1,13 +1,19 @@
 import { FailureError, InvalidInputError, Topics, formatDateTime, isTruthy, type AdminClient, type AdminClientBody, type AdminClientsQuery } from "@fleet/contracts";
-import { UserGroup, createUser, listUnregistered, pageClients, type Db, type User } from "@fleet/db";
+import { UserGroup, createClient as storeClient, listUnregistered, pageClients, type Db, type User } from "@fleet/db";
 import type { DeadLetters } from "../lib/dead-letters.js";
 import { pageRequest, pageWindow, paginate } from "../lib/pagination.js";
+import { worded, type Wording } from "./refusals.js";
 
 /*
  * What only administrators may do: create and list clients, see the trackers that match
  * no device, and read and republish dead letters. A taken email is the database's
  * refusal, worded by default ("The email has already been taken.").
  */
+
+/** A client's device list refused, in the words of its field, `objects`. */
+export const objectsWording: Wording = {
+  deviceIds: { field: "objects", message: (r) => (r.kind === "limit" ? `The objects may hold at most ${r.limit}.` : "The selected objects are invalid.") },
+};
 
 type DeadTopic = typeof Topics.positionsDead | typeof Topics.eventsDead;
 
@@ -48,16 +54,17 @@ export function parseExpiration(s: string): Date | undefined {
 
 export async function createClient(db: Db, admin: User, b: AdminClientBody) {
   if (b.password !== b.password_confirmation) throw new InvalidInputError({ password: "The password confirmation does not match." });
-  const expirationDate = b.expiration_date ? parseExpiration(b.expiration_date) : null;
+  const expirationDate = isTruthy(b.enable_expiration_date) === false || !b.expiration_date ? null : parseExpiration(b.expiration_date);
   if (expirationDate === undefined) throw new InvalidInputError({ expiration_date: "The expiration date is not a valid date." });
-  const user = await createUser(db, {
+  const input = {
     email: b.email,
     password: b.password,
     groupId: b.group_id ?? UserGroup.user,
     active: isTruthy(b.active) ?? true,
-    devicesLimit: b.devices_limit ?? null,
+    devicesLimit: isTruthy(b.enable_devices_limit) === false ? null : (b.devices_limit ?? null),
     expirationDate,
-  });
+  };
+  const user = await worded(storeClient(db, input, b.objects), objectsWording);
   return { status: 1 as const, item: client(user, admin.timezoneId) };
 }
 

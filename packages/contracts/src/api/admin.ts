@@ -14,6 +14,9 @@ export const AdminClientBodySchema = Type.Object({
   active: Type.Optional(FormBoolean()),
   devices_limit: Type.Optional(Type.Union([Type.Null(), Type.Integer({ minimum: 1, maximum: 1_000_000, description: "omit or null for no limit" })])),
   expiration_date: Type.Optional(Type.Union([Type.Null(), ...AdminDateSchemas])),
+  enable_devices_limit: Type.Optional(FormBoolean({ description: "off: no devices limit, whatever devices_limit says" })),
+  enable_expiration_date: Type.Optional(FormBoolean({ description: "off: never expires, whatever expiration_date says" })),
+  objects: Type.Optional(Type.Array(Type.Integer({ minimum: 1 }), { maxItems: 10_000, description: "device ids the new client has" })),
 });
 export type AdminClientBody = Static<typeof AdminClientBodySchema>;
 

@@ -10,7 +10,7 @@ import { userDevices } from "../schema/user-devices.js";
 import { users, type User, type UserGroupId } from "../schema/users.js";
 import { announceUsersChanged } from "../user-changes.js";
 import { countUserDevices, destroyDevice, leaveDevice } from "./devices.js";
-import { newApiHash, normalizeEmail } from "./users.js";
+import { createUser, newApiHash, normalizeEmail, type CreateUserInput } from "./users.js";
 import { containing } from "../like.js";
 
 /*
@@ -194,23 +194,10 @@ export async function updateClient(db: Db, userId: number, patch: ClientPatch): 
     done = await db.transaction(async (tx) => {
       const [current] = await tx.select().from(users).where(eq(users.id, userId)).for("update");
       if (!current) return undefined;
-      const wanted = deviceIds === undefined ? undefined : [...new Set(deviceIds)].sort((a, b) => a - b);
-      if (wanted) {
-        const found = wanted.length === 0 || !wanted.every(isRowId) ? [] : await tx.select({ id: devices.id }).from(devices).where(and(inArray(devices.id, wanted), live)).orderBy(asc(devices.id)).for("update");
-        if (found.length !== wanted.length) throw new RefusedError({ deviceIds: { kind: "unknown", many: true } });
-        const limit = patch.devicesLimit === undefined ? current.devicesLimit : patch.devicesLimit;
-        if (limit !== null && wanted.length > limit) throw new RefusedError({ deviceIds: { kind: "limit", limit } });
-      }
+      const limit = patch.devicesLimit === undefined ? current.devicesLimit : patch.devicesLimit;
+      const wanted = deviceIds === undefined ? undefined : await lockClientDevices(tx, deviceIds, limit);
       const [user] = Object.keys(values).length > 0 ? await tx.update(users).set(values).where(eq(users.id, userId)).returning() : [current];
-      const moved: number[] = [];
-      if (wanted) {
-        const had = (await tx.select({ id: userDevices.deviceId }).from(userDevices).innerJoin(devices, eq(devices.id, userDevices.deviceId)).where(and(eq(userDevices.userId, userId), live))).map((r) => r.id);
-        for (const id of had) if (!wanted.includes(id) && (await leaveDevice(tx, userId, id))) moved.push(id);
-        // The limit was checked against the whole list above; the rows are inserted directly.
-        const added = wanted.filter((id) => !had.includes(id));
-        if (added.length > 0) await tx.insert(userDevices).values(added.map((deviceId) => ({ userId, deviceId })));
-        moved.push(...added);
-      }
+      const moved = wanted ? await setClientDevices(tx, userId, wanted) : [];
       return { user: user!, moved };
     });
   } catch (err) {
@@ -219,10 +206,52 @@ export async function updateClient(db: Db, userId: number, patch: ClientPatch): 
   }
   if (!done) return undefined;
   announceUsersChanged(db, [userId]);
-  // Owners after the commit: the client among them for the devices it was given, not for those it left (it is told too).
-  const after = await ownersOf(db, done.moved);
-  await announceChanged(db, after.map((o) => (o.userIds.includes(userId) ? o : { ...o, userIds: [...o.userIds, userId] })));
+  await announceMoved(db, userId, done.moved);
   return done.user;
+}
+
+/**
+ * The devices a client is to have, locked in id order, deduplicated and sorted.
+ * @throws RefusedError `{deviceIds: unknown}` when one does not exist (or is deleted), `{deviceIds: limit}` when they are more than `limit`.
+ */
+async function lockClientDevices(tx: Tx, deviceIds: readonly number[], limit: number | null): Promise<number[]> {
+  const wanted = [...new Set(deviceIds)].sort((a, b) => a - b);
+  const found = wanted.length === 0 || !wanted.every(isRowId) ? [] : await tx.select({ id: devices.id }).from(devices).where(and(inArray(devices.id, wanted), live)).orderBy(asc(devices.id)).for("update");
+  if (found.length !== wanted.length) throw new RefusedError({ deviceIds: { kind: "unknown", many: true } });
+  if (limit !== null && wanted.length > limit) throw new RefusedError({ deviceIds: { kind: "limit", limit } });
+  return wanted;
+}
+
+/** Makes `wanted` (checked by lockClientDevices) the client's devices: the others left as destroy_device leaves them. The devices that moved. */
+async function setClientDevices(tx: Tx, userId: number, wanted: readonly number[]): Promise<number[]> {
+  const moved: number[] = [];
+  const had = (await tx.select({ id: userDevices.deviceId }).from(userDevices).innerJoin(devices, eq(devices.id, userDevices.deviceId)).where(and(eq(userDevices.userId, userId), live))).map((r) => r.id);
+  for (const id of had) if (!wanted.includes(id) && (await leaveDevice(tx, userId, id))) moved.push(id);
+  // The limit was checked against the whole list; the rows are inserted directly.
+  const added = wanted.filter((id) => !had.includes(id));
+  if (added.length > 0) await tx.insert(userDevices).values(added.map((deviceId) => ({ userId, deviceId })));
+  return [...moved, ...added];
+}
+
+/** Announces the devices a client's write moved to everyone who has them, and to the client (who may have left them). */
+async function announceMoved(db: Db, userId: number, moved: readonly number[]): Promise<void> {
+  const after = await ownersOf(db, moved);
+  await announceChanged(db, after.map((o) => (o.userIds.includes(userId) ? o : { ...o, userIds: [...o.userIds, userId] })));
+}
+
+/**
+ * Creates a client (createUser) and gives it `deviceIds`, in one transaction, then announces them.
+ * @throws RefusedError `{email: taken}`, or `{deviceIds: unknown | limit}`; nothing is written then.
+ */
+export async function createClient(db: Db, input: CreateUserInput, deviceIds: readonly number[] = []): Promise<User> {
+  const user = await db.transaction(async (tx) => {
+    const wanted = await lockClientDevices(tx, deviceIds, input.devicesLimit ?? null);
+    const created = await createUser(tx, input);
+    await setClientDevices(tx, created.id, wanted);
+    return created;
+  });
+  await announceMoved(db, user.id, deviceIds);
+  return user;
 }
 
 /** What the administrators' client list narrows to; every part given must hold. */
