@@ -1,5 +1,5 @@
-import { WrongCredentialsError, formatDateTime, type LoginBody, type UserData } from "@fleet/contracts";
-import { UserGroup, verifyLogin, type Db, type User } from "@fleet/db";
+import { FailureError, InvalidInputError, WrongCredentialsError, formatDateTime, type LoginBody, type UserData } from "@fleet/contracts";
+import { UserGroup, findUserByEmail, isUserUsable, verifyLogin, type Db, type User } from "@fleet/db";
 
 /*
  * Signing in (email and password for the user_api_hash every other request carries) and
@@ -9,10 +9,18 @@ import { UserGroup, verifyLogin, type Db, type User } from "@fleet/db";
 const DAY_MS = 86_400_000;
 
 /** The api hash for these credentials; a wrong password, an unknown email and an unusable account alike are refused. */
-export async function login(db: Db, body: LoginBody) {
+export async function login(db: Db, body: LoginBody, log?: { info(obj: object, msg: string): void }) {
   const user = await verifyLogin(db, body.email, body.password);
   if (!user) throw new WrongCredentialsError();
-  return { status: 1 as const, user_api_hash: user.apiHash };
+  const as = body.as?.trim();
+  if (!as) return { status: 1 as const, user_api_hash: user.apiHash };
+  // Signing in as another user (the vendor's `as`): an administrator's support tool only.
+  if (user.groupId !== UserGroup.administrator) throw new FailureError(403, "Only administrators may sign in as another user.");
+  const other = await findUserByEmail(db, as);
+  if (!other || !isUserUsable(other)) throw new InvalidInputError({ as: "No user who may sign in has this email." });
+  // Ids only: who acted as whom is worth an audit line, and neither is a secret.
+  log?.info({ administratorId: user.id, userId: other.id }, "administrator signed in as another user");
+  return { status: 1 as const, user_api_hash: other.apiHash };
 }
 
 export function userData(user: User): UserData {

@@ -4,6 +4,7 @@ import { StatusFail, StatusOk } from "./common.js";
 export const LoginBodySchema = Type.Object({
   email: Type.String({ minLength: 1, maxLength: 255 }),
   password: Type.String({ minLength: 1, maxLength: 255 }),
+  as: Type.Optional(Type.String({ maxLength: 255, description: "an administrator's credentials with another user's email: that user's user_api_hash" })),
 });
 export type LoginBody = Static<typeof LoginBodySchema>;
 
