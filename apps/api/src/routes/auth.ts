@@ -13,7 +13,7 @@ export const loginRoutes: FastifyPluginAsyncTypebox = async (app) => {
         tags: ["Authentication"],
         summary: "Exchange email and password for user_api_hash; an administrator's with `as` (another user's email) for that user's",
         body: contracts.LoginBodySchema,
-        response: { 200: contracts.LoginResponseSchema, 401: contracts.WrongCredentialsSchema, 403: contracts.MessageFailureSchema, 422: contracts.FailureResponses[422] },
+        response: { 200: contracts.LoginResponseSchema, 401: contracts.WrongCredentialsSchema, 422: contracts.FailureResponses[422] },
       },
     },
     (req) => auth.login(app.services.db, req.body, req.log),
