@@ -1,5 +1,5 @@
 import { FailureError, InvalidInputError, isTruthy, type AdminClientStatusBody, type AdminClientUpdateBody } from "@fleet/contracts";
-import { deleteUsers, setUserActive, updateClient, type ClientPatch, type Db, type User } from "@fleet/db";
+import { deleteUsers, normalizeEmail, setUserActive, updateClient, type ClientPatch, type Db, type User } from "@fleet/db";
 import { objectsWording, parseExpiration } from "./admin.js";
 import { found } from "./found.js";
 import { worded } from "./refusals.js";
@@ -43,7 +43,7 @@ export async function update(db: Db, admin: User, b: AdminClientUpdateBody) {
 export async function setStatus(db: Db, admin: User, b: AdminClientStatusBody) {
   if (b.id === undefined && b.email === undefined) throw new InvalidInputError({ id: "The id field is required when email is not present." });
   const active = isTruthy(b.status)!;
-  if (!active && (b.id === admin.id || (b.id === undefined && b.email?.trim().toLowerCase() === admin.email))) notSelf(admin, admin.id, "deactivate");
+  if (!active && (b.id === admin.id || (b.id === undefined && b.email !== undefined && normalizeEmail(b.email) === admin.email))) notSelf(admin, admin.id, "deactivate");
   await found(setUserActive(db, { id: b.id, email: b.id === undefined ? b.email : undefined }, active), CLIENT);
 }
 

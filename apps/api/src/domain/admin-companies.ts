@@ -1,6 +1,6 @@
 import { COMPANIES_PER_PAGE, formatDateTime, type AdminCompaniesQuery, type AdminCompaniesResponse, type AdminCompany, type AdminCompanyBody, type AdminCompanyUpdateBody } from "@fleet/contracts";
 import { createCompany, destroyCompany, findCompany, pageCompanies, updateCompany, type Company, type CompanyInput, type Db, type User } from "@fleet/db";
-import { pageRequest, pageWindow, paginate } from "../lib/pagination.js";
+import { pageRequest, pageWindow, paginateLaravel } from "../lib/pagination.js";
 import { found } from "./found.js";
 
 /*
@@ -32,56 +32,12 @@ function patchOf(b: AdminCompanyUpdateBody): Partial<CompanyInput> {
   return { name: b.name?.trim(), vatNumber: b.vat_number?.trim(), registrationCode: b.registration_code?.trim(), address: b.address?.trim(), comment: b.comment?.trim() };
 }
 
-/** The request's own url (path and query) asking for page `n`, as paginate() writes its page links. */
-function pageUrl(requestUrl: string, n: number): string {
-  const url = new URL(requestUrl, "http://placeholder");
-  url.searchParams.set("page", String(n));
-  return `${url.pathname}${url.search}`;
-}
-
-/** Laravel's links on each side of the current page, when there are too many to list them all. */
-const ON_EACH_SIDE = 3;
-const range = (from: number, to: number) => Array.from({ length: Math.max(0, to - from + 1) }, (_, i) => from + i);
-
-/**
- * The page numbers a Laravel paginator links, "..." where it leaves pages out (its
- * UrlWindow): every page while there are few, else the first two, the current page with
- * three on each side and the last two, the window pushed against whichever end is near.
- */
-export function pageNumbers(current: number, last: number): (number | "...")[] {
-  if (last < ON_EACH_SIDE * 2 + 8) return range(1, last);
-  const window = ON_EACH_SIDE + 4;
-  if (current <= window) return [...range(1, window + ON_EACH_SIDE), "...", last - 1, last];
-  if (current > last - window) return [1, 2, "...", ...range(last - (window + ON_EACH_SIDE - 1), last)];
-  return [1, 2, "...", ...range(current - ON_EACH_SIDE, current + ON_EACH_SIDE), "...", last - 1, last];
-}
-
 /** A page of the companies in the vendor's (Laravel's) paginator; `url` is the request's, for the page links. */
 export async function list(db: Db, admin: User, query: AdminCompaniesQuery, url: string): Promise<AdminCompaniesResponse> {
   const page = pageRequest(query, COMPANIES_PER_PAGE);
   const search = query.search_phrase === undefined ? undefined : { text: query.search_phrase, column: query.property };
   const { total, rows } = await pageCompanies(db, { search, sortBy: query.sorting?.sort_by ?? "id", sort: query.sorting?.sort ?? "asc", ...pageWindow(page) });
-  const p = paginate({ url }, page, total, rows.map((c) => record(c, admin.timezoneId)));
-  const links = [
-    { url: p.prev_page_url, label: "&laquo; Previous", active: false },
-    ...pageNumbers(p.current_page, p.last_page).map((n) => (n === "..." ? { url: null, label: n, active: false } : { url: pageUrl(url, n), label: String(n), active: n === p.current_page })),
-    { url: p.next_page_url, label: "Next &raquo;", active: false },
-  ];
-  return {
-    current_page: p.current_page,
-    data: p.data,
-    first_page_url: pageUrl(url, 1),
-    from: p.from,
-    last_page: p.last_page,
-    last_page_url: pageUrl(url, p.last_page),
-    links,
-    next_page_url: p.next_page_url,
-    path: p.url,
-    per_page: p.per_page,
-    prev_page_url: p.prev_page_url,
-    to: p.to,
-    total: p.total,
-  };
+  return paginateLaravel({ url }, page, total, rows.map((c) => record(c, admin.timezoneId)));
 }
 
 export const get = async (db: Db, admin: User, id: number) => record(await found(findCompany(db, id), WHAT), admin.timezoneId);

@@ -16,7 +16,7 @@ import {
   type User,
 } from "@fleet/db";
 import { formatDuration } from "../lib/live-item.js";
-import { pageRequest, pageWindow, paginate } from "../lib/pagination.js";
+import { pageRequest, pageWindow, paginateCompact, type PageRequest } from "../lib/pagination.js";
 import { parseExpiration } from "./admin.js";
 import { found } from "./found.js";
 import { worded } from "./refusals.js";
@@ -53,17 +53,14 @@ function lookup(d: Device, state: LiveState | undefined, tz: number): DeviceLook
   };
 }
 
-/** The `{data, pagination}` page of a list; `url` is the request's, for the page links. */
-function page<T>(url: string, query: { page?: number; per_page?: number; limit?: number }, total: number, data: T[], p = pageRequest(query)) {
-  const { data: items, from: _from, to: _to, ...pagination } = paginate({ url }, p, total, data);
-  return { status: 1 as const, data: items, pagination };
-}
+/** The `{status, data, pagination}` page of a list; `url` is the request's, for the page links. */
+const page = <T>(url: string, p: PageRequest, total: number, data: T[]) => ({ status: 1 as const, ...paginateCompact({ url }, p, total, data) });
 
 export async function list(deps: AdminDeviceDeps, admin: User, query: AdminDevicesQuery, url: string) {
   const p = pageRequest(query);
   const { total, rows } = await pageAllDevices(deps.db, pageWindow(p), query.s === undefined ? undefined : { text: query.s.trim(), column: query.property });
   const states = await deps.states(rows.map((d) => d.id));
-  return page(url, query, total, rows.map((d) => lookup(d, states.get(d.id), admin.timezoneId)), p);
+  return page(url, p, total, rows.map((d) => lookup(d, states.get(d.id), admin.timezoneId)));
 }
 
 export async function get(deps: AdminDeviceDeps, admin: User, deviceId: number) {
@@ -140,12 +137,12 @@ export async function setExpiration(db: Db, deviceId: number, body: AdminDeviceE
 export async function users(db: Db, deviceId: number, query: { page?: number; per_page?: number; limit?: number }, url: string) {
   const p = pageRequest(query);
   const { total, rows } = await found(pageDeviceUsers(db, deviceId, pageWindow(p)), DEVICE);
-  return page(url, query, total, rows.map((u) => ({ id: u.id, email: u.email, active: u.active ? (1 as const) : (0 as const) })), p);
+  return page(url, p, total, rows.map((u) => ({ id: u.id, email: u.email, active: u.active ? (1 as const) : (0 as const) })));
 }
 
 export async function clientDevices(db: Db, userId: number, query: { page?: number; per_page?: number; limit?: number }, url: string) {
   await found(findUserById(db, userId), CLIENT);
   const p = pageRequest(query);
   const { total, rows } = await pageClientDevices(db, userId, pageWindow(p));
-  return page(url, query, total, rows.map((d) => ({ id: d.id, name: d.name })), p);
+  return page(url, p, total, rows.map((d) => ({ id: d.id, name: d.name })));
 }

@@ -1,6 +1,6 @@
 import { CALL_RESPONSE_TYPES, EVENT_TYPES, InvalidInputError, formatDateTime, parseTaskDateTime, type CallActionBody, type CallActionRecord, type CallActionUpdateBody } from "@fleet/contracts";
 import { createCallAction, destroyCallAction, findCallAction, pageCallActions, updateCallAction, type CallAction, type CallActionInput, type Db, type User } from "@fleet/db";
-import { pageRequest, pageWindow, paginate } from "../lib/pagination.js";
+import { pageRequest, pageWindow, paginateCompact } from "../lib/pagination.js";
 import { found } from "./found.js";
 import { worded, type Wording } from "./refusals.js";
 
@@ -44,8 +44,7 @@ const answer = (a: CallAction, user: User) => ({ status: 1 as const, ...record(a
 export async function list(db: Db, user: User, query: { page?: number; per_page?: number; limit?: number; device_id?: number }, url: string) {
   const page = pageRequest(query);
   const { total, rows } = await pageCallActions(db, user.id, pageWindow(page), query.device_id);
-  const { data, from: _from, to: _to, ...pagination } = paginate({ url }, page, total, rows.map((a) => record(a, user.timezoneId)));
-  return { status: 1 as const, data, pagination };
+  return { status: 1 as const, ...paginateCompact({ url }, page, total, rows.map((a) => record(a, user.timezoneId))) };
 }
 
 export const get = async (db: Db, user: User, id: number) => answer(await found(findCallAction(db, user.id, id), WHAT), user);

@@ -1,6 +1,6 @@
 import { DEVICE_ALERTS_PER_PAGE, NotFoundError, userClock, type AlertTimePeriodBody, type DeviceAlert, type DeviceAlertsQuery } from "@fleet/contracts";
 import { pageDeviceAlerts, setAlertDevicePeriod, type Db, type User } from "@fleet/db";
-import { pageRequest, pageWindow, paginate } from "../lib/pagination.js";
+import { pageRequest, pageWindow, paginateCompact } from "../lib/pagination.js";
 import { readPeriod } from "../lib/user-dates.js";
 
 /*
@@ -27,8 +27,7 @@ export async function list(db: Db, user: User, deviceId: number, query: DeviceAl
       date_to: a.activeTo === null ? null : clock.format(a.activeTo.getTime() - SECOND),
     }),
   );
-  const { from: _from, to: _to, data: _data, ...pagination } = paginate({ url }, page, found.total, data);
-  return { data, pagination };
+  return paginateCompact({ url }, page, found.total, data);
 }
 
 /**

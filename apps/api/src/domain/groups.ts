@@ -16,7 +16,7 @@ import {
   type GroupPage,
   type User,
 } from "@fleet/db";
-import { pageRequest, pageWindow, paginate } from "../lib/pagination.js";
+import { pageRequest, pageWindow, paginateCompact } from "../lib/pagination.js";
 import { found } from "./found.js";
 import { worded, type Wording } from "./refusals.js";
 
@@ -74,8 +74,7 @@ export function groupDomain<G extends GroupRow, K extends string>(kind: GroupKin
       const sortBy = query.sort_by ?? sorting?.sort_by ?? "id";
       const sort = query.sort ?? sorting?.sort ?? "asc";
       const { total, rows } = await queries.page(db, user.id, { search: search_phrase, filter, sortBy, sort, ...pageWindow(page) });
-      const { data, from: _from, to: _to, ...pagination } = paginate({ url }, page, total, rows.map(groupRecord));
-      return { status: 1 as const, data, pagination };
+      return { status: 1 as const, ...paginateCompact({ url }, page, total, rows.map(groupRecord)) };
     },
 
     async store(db: Db, user: User, body: GroupBody<K> & { title: string }) {

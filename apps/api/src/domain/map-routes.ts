@@ -11,7 +11,7 @@ import {
   type RouteRecord,
 } from "@fleet/contracts";
 import { createRoute, destroyRoute, pageUserRoutes, setRoutesActive, updateRoute, type Db, type Route, type RouteInput, type User } from "@fleet/db";
-import { pageRequest, pageWindow, paginate } from "../lib/pagination.js";
+import { pageRequest, pageWindow, paginateCompact } from "../lib/pagination.js";
 import { found } from "./found.js";
 
 /*
@@ -48,8 +48,7 @@ function input(b: AddRouteBody): RouteInput {
 export async function list(db: Db, user: User, query: GetRoutesQuery, url: string) {
   const page = pageRequest(query);
   const { total, rows } = await pageUserRoutes(db, user.id, pageWindow(page));
-  const { data, from: _from, to: _to, ...pagination } = paginate({ url }, page, total, rows.map((r) => record(r, user.timezoneId)));
-  return { data, pagination, status: 1 as const };
+  return { ...paginateCompact({ url }, page, total, rows.map((r) => record(r, user.timezoneId))), status: 1 as const };
 }
 
 export async function add(db: Db, user: User, body: AddRouteBody) {

@@ -15,7 +15,7 @@ import { createSharing, destroySharing, findSharedByHash, findSharing, findUserB
 import type { LiveState } from "@fleet/contracts";
 import type { Static } from "@sinclair/typebox";
 import { liveItem, liveListContext } from "../lib/live-item.js";
-import { pageRequest, pageWindow, paginate } from "../lib/pagination.js";
+import { pageRequest, pageWindow, paginateCompact } from "../lib/pagination.js";
 import { found } from "./found.js";
 import { worded, type Wording } from "./refusals.js";
 
@@ -77,8 +77,7 @@ const answer = (s: SharingWithDevices, user: User) => ({ status: 1 as const, ...
 export async function list(db: Db, user: User, query: { page?: number; per_page?: number; limit?: number }, url: string) {
   const page = pageRequest(query);
   const { total, rows } = await pageSharings(db, user.id, pageWindow(page));
-  const { data, from: _from, to: _to, ...pagination } = paginate({ url }, page, total, rows.map((s) => record(s, user.timezoneId)));
-  return { status: 1 as const, data, pagination };
+  return { status: 1 as const, ...paginateCompact({ url }, page, total, rows.map((s) => record(s, user.timezoneId))) };
 }
 
 export const get = async (db: Db, user: User, id: number) => answer(await found(findSharing(db, user.id, id), WHAT), user);

@@ -23,17 +23,19 @@ export function pageWindow(p: PageRequest): { limit: number; offset: number } {
   return { limit: p.perPage, offset: (p.page - 1) * p.perPage };
 }
 
+/** The request's own url (path and query, api hash included, as the vendor's links are) asking for page `n`. */
+export function pageLink(requestUrl: string, n: number): string {
+  const url = new URL(requestUrl, "http://placeholder");
+  url.searchParams.set("page", String(n));
+  return `${url.pathname}${url.search}`;
+}
+
 /**
- * The spec's pagination wrapper. Page links repeat the request's own URL (path and query,
- * api hash included, as the vendor's do) with `page` replaced, so a client can follow them.
+ * The spec's pagination wrapper. Page links repeat the request's own URL with `page`
+ * replaced (pageLink), so a client can follow them.
  */
 export function paginate<T>(req: Pick<FastifyRequest, "url">, p: PageRequest, total: number, data: T[]) {
   const lastPage = Math.max(1, Math.ceil(total / p.perPage));
-  const url = new URL(req.url, "http://placeholder");
-  const link = (page: number) => {
-    url.searchParams.set("page", String(page));
-    return `${url.pathname}${url.search}`;
-  };
   const from = data.length > 0 ? (p.page - 1) * p.perPage + 1 : null;
   return {
     total,
@@ -42,9 +44,57 @@ export function paginate<T>(req: Pick<FastifyRequest, "url">, p: PageRequest, to
     last_page: lastPage,
     from,
     to: from === null ? null : from + data.length - 1,
-    next_page_url: p.page < lastPage ? link(p.page + 1) : null,
-    prev_page_url: p.page > 1 ? link(Math.min(p.page - 1, lastPage)) : null,
+    next_page_url: p.page < lastPage ? pageLink(req.url, p.page + 1) : null,
+    prev_page_url: p.page > 1 ? pageLink(req.url, Math.min(p.page - 1, lastPage)) : null,
     url: new URL(req.url, "http://placeholder").pathname,
     data,
+  };
+}
+
+/** The vendor's `pagination_compact` beside the records, `{data, pagination}`: paginate() without `from`/`to`. */
+export function paginateCompact<T>(req: Pick<FastifyRequest, "url">, p: PageRequest, total: number, data: T[]) {
+  const { data: records, from: _from, to: _to, ...pagination } = paginate(req, p, total, data);
+  return { data: records, pagination };
+}
+
+/** Laravel's links on each side of the current page, when there are too many to list them all. */
+const ON_EACH_SIDE = 3;
+const range = (from: number, to: number) => Array.from({ length: Math.max(0, to - from + 1) }, (_, i) => from + i);
+
+/**
+ * The page numbers a Laravel paginator links, "..." where it leaves pages out (its
+ * UrlWindow): every page while there are few, else the first two, the current page with
+ * three on each side and the last two, the window pushed against whichever end is near.
+ */
+export function pageNumbers(current: number, last: number): (number | "...")[] {
+  if (last < ON_EACH_SIDE * 2 + 8) return range(1, last);
+  const window = ON_EACH_SIDE + 4;
+  if (current <= window) return [...range(1, window + ON_EACH_SIDE), "...", last - 1, last];
+  if (current > last - window) return [1, 2, "...", ...range(last - (window + ON_EACH_SIDE - 1), last)];
+  return [1, 2, "...", ...range(current - ON_EACH_SIDE, current + ON_EACH_SIDE), "...", last - 1, last];
+}
+
+/** A page in Laravel's LengthAwarePaginator shape, as the vendor's admin lists answer: paginate()'s fields, its `url` as `path`, and the page links. */
+export function paginateLaravel<T>(req: Pick<FastifyRequest, "url">, p: PageRequest, total: number, data: T[]) {
+  const page = paginate(req, p, total, data);
+  const links = [
+    { url: page.prev_page_url, label: "&laquo; Previous", active: false },
+    ...pageNumbers(page.current_page, page.last_page).map((n) => (n === "..." ? { url: null, label: n, active: false } : { url: pageLink(req.url, n), label: String(n), active: n === page.current_page })),
+    { url: page.next_page_url, label: "Next &raquo;", active: false },
+  ];
+  return {
+    current_page: page.current_page,
+    data: page.data,
+    first_page_url: pageLink(req.url, 1),
+    from: page.from,
+    last_page: page.last_page,
+    last_page_url: pageLink(req.url, page.last_page),
+    links,
+    next_page_url: page.next_page_url,
+    path: page.url,
+    per_page: page.per_page,
+    prev_page_url: page.prev_page_url,
+    to: page.to,
+    total: page.total,
   };
 }
