@@ -16,6 +16,7 @@
  */
 import { writeFile } from "node:fs/promises";
 import { Session } from "node:inspector";
+import { PerformanceObserver } from "node:perf_hooks";
 import { sql } from "drizzle-orm";
 import { createKafkaBus, createMemoryBus, type Bus } from "@fleet/bus";
 import { openDb } from "@fleet/db";
@@ -37,10 +38,10 @@ const T0 = Date.UTC(2026, 10, 2, 5, 0, 0);
 
 const settings = loadRulesSettings();
 
-/** Starts the CPU profile BENCH_RULES_CPU_PROFILE asks for; the returned function stops it and writes the file. */
-async function startProfile(): Promise<(() => Promise<void>) | undefined> {
-  const path = settings.BENCH_RULES_CPU_PROFILE;
-  if (!path) return undefined;
+/** Starts the CPU profile BENCH_RULES_CPU_PROFILE asks for, of one run of the last round (its label in the file's name); the returned function stops it and writes the file. */
+async function startProfile(label: string): Promise<(() => Promise<void>) | undefined> {
+  if (!settings.BENCH_RULES_CPU_PROFILE) return undefined;
+  const path = settings.BENCH_RULES_CPU_PROFILE.replace(/(\.cpuprofile)?$/, `.${label}.cpuprofile`);
   const session = new Session();
   session.connect();
   const post = (method: string) => new Promise<unknown>((resolve, reject) => session.post(method, (err, result) => (err ? reject(err) : resolve(result))));
@@ -54,6 +55,12 @@ async function startProfile(): Promise<(() => Promise<void>) | undefined> {
   };
 }
 
+/** Milliseconds the process has spent in garbage collection since the bench began. */
+let gcMs = 0;
+new PerformanceObserver((list) => {
+  for (const entry of list.getEntries()) gcMs += entry.duration;
+}).observe({ entryTypes: ["gc"] });
+
 const warnOnly = {
   info() {},
   debug() {},
@@ -64,6 +71,8 @@ const warnOnly = {
 interface Run {
   perS: number;
   cpuUs: number;
+  /** The main thread's pauses for garbage collection, µs per position. */
+  gcUs: number;
   events: number;
 }
 
@@ -130,18 +139,19 @@ async function main() {
         partitionsConcurrently: settings.BENCH_RULES_PARTITIONS_CONCURRENTLY,
         sweepEveryMs: 3_600_000,
       });
-      const profiling = label === "detection" && round === settings.BENCH_RULES_ROUNDS ? await startProfile() : undefined;
+      const profiling = round === settings.BENCH_RULES_ROUNDS ? await startProfile(label) : undefined;
       const t0 = process.hrtime.bigint();
       const cpu0 = process.cpuUsage();
+      const gc0 = gcMs;
       // The instance's pace once running: timed from when it has handled a tenth of the
       // positions, past joining the group and its first reads of the accounts' rule records,
       // which a long-running instance does once (the whole run's pace is logged beside it).
-      let steady: { at: bigint; seen: number; cpu: NodeJS.CpuUsage } | undefined;
+      let steady: { at: bigint; seen: number; cpu: NodeJS.CpuUsage; gcMs: number } | undefined;
       let reported = 0;
       while (rules.seen() < positions) {
         const s = Number(process.hrtime.bigint() - t0) / 1e9;
         if (s > settings.BENCH_RULES_TIMEOUT_S) throw new Error(`${label}: ${rules.seen()} of ${positions} positions handled after ${settings.BENCH_RULES_TIMEOUT_S} s`);
-        if (!steady && rules.seen() >= positions / 10) steady = { at: process.hrtime.bigint(), seen: rules.seen(), cpu: process.cpuUsage() };
+        if (!steady && rules.seen() >= positions / 10) steady = { at: process.hrtime.bigint(), seen: rules.seen(), cpu: process.cpuUsage(), gcMs };
         if (s - reported >= 2) {
           reported = s;
           log(`  ${label}: ${fmt(rules.seen())} positions handled, ${fmt(rules.seen() / s)}/s, ${fmt(rules.recorded())} events`);
@@ -149,14 +159,14 @@ async function main() {
         await sleep(5);
       }
       const end = process.hrtime.bigint();
-      const from = steady ?? { at: t0, seen: 0, cpu: cpu0 };
+      const from = steady ?? { at: t0, seen: 0, cpu: cpu0, gcMs: gc0 };
       const cpu = process.cpuUsage(from.cpu);
       await profiling?.();
       const handled = positions - from.seen;
-      const result = { perS: handled / (Number(end - from.at) / 1e9), cpuUs: (cpu.user + cpu.system) / handled, events: rules.recorded() };
+      const result = { perS: handled / (Number(end - from.at) / 1e9), cpuUs: (cpu.user + cpu.system) / handled, gcUs: ((gcMs - from.gcMs) * 1000) / handled, events: rules.recorded() };
       log(`  ${label}: the whole run, start-up included: ${fmt(positions / (Number(end - t0) / 1e9))} positions/s`);
       await rules.close();
-      log(`  ${label}: ${fmt(result.perS)} positions/s, ${fmt(result.cpuUs, 1)} µs CPU/position, ${fmt(result.events)} events recorded ${loadNote()}`);
+      log(`  ${label}: ${fmt(result.perS)} positions/s, ${fmt(result.cpuUs, 1)} µs CPU/position (garbage collection pauses ${fmt(result.gcUs, 1)} µs/position), ${fmt(result.events)} events recorded ${loadNote()}`);
       if (result.events > 0) log(`    by type: ${await eventTypes(track.idBase, track.idBase + positions)}`);
       return result;
     } finally {

@@ -23,7 +23,7 @@ export const RulesBenchEnvSchema = Type.Object({
   BENCH_RULES_TIMEOUT_S: Type.Integer({ minimum: 10, maximum: 3600, default: 300 }),
   /** The rules service's partitionsConcurrently, as RULES_PARTITIONS_CONCURRENTLY sets it. */
   BENCH_RULES_PARTITIONS_CONCURRENTLY: Type.Integer({ minimum: 1, maximum: 64, default: 4 }),
-  /** When set, the last detection run is profiled (node:inspector) into this .cpuprofile file. */
+  /** When set, the last round's two runs are profiled (node:inspector) into `<it>.baseline.cpuprofile` and `<it>.detection.cpuprofile`. */
   BENCH_RULES_CPU_PROFILE: Type.Optional(Type.String({ minLength: 1 })),
 });
 export type RulesBenchEnv = Static<typeof RulesBenchEnvSchema>;
