@@ -82,7 +82,7 @@ describeApi("alerts", (h) => {
       expect(data.event_types.map((t) => t.id)).toEqual([1, 2]);
       expect(data.event_protocols[0]).toEqual({ id: "-", value: "- Protocol -" });
       expect(data.types.map((t) => t.type)).toEqual(ALERT_TYPES.map((t) => t.type));
-      for (const t of ["overspeed", "geofence_in", "geofence_out", "geofence_inout", "custom", "stop_duration", "offline_duration", "idle_duration", "ignition_duration", "driver", "distance", "sos", "fuel_change"]) {
+      for (const t of ["overspeed", "geofence_in", "geofence_out", "geofence_inout", "custom", "stop_duration", "offline_duration", "idle_duration", "ignition_duration", "driver", "distance", "sos", "fuel_change", "driver_unauthorized", "unplugged", "ignition", "move_start", "move_duration"]) {
         expect(data.types.map((x) => x.type)).toContain(t);
       }
       const attrs = (type: string) => data.types.find((t) => t.type === type)!.attributes;
@@ -92,6 +92,11 @@ describeApi("alerts", (h) => {
       expect(attrs("driver")[0]!.options).toEqual([{ id: driver, value: "Jonas" }]);
       expect(attrs("fuel_change").map((x) => x.name)).toEqual(["state", "fuel_amount", "fuel_unit"]);
       expect(attrs("sos")).toEqual([]);
+      expect(attrs("move_duration")).toEqual([
+        { name: "move_duration", type: "integer", title: "Moving for longer than (minutes)", default: "60", options: null },
+        { name: "min_parking_duration", type: "integer", title: "Stops shorter than this do not end the movement (minutes)", default: "0", options: null },
+      ]);
+      expect(attrs("driver_unauthorized")[0]!.options).toEqual([{ id: driver, value: "Jonas" }]);
       expect(data.notifications.map((n) => n.name)).toEqual(["sound", "push", "email", "sms", "webhook", "command", "silent"]);
       expect(data.notifications.every((n) => n.active === false)).toBe(true);
       expect(data.schedules.map((d) => d.id)).toEqual([...WEEKDAYS]);
@@ -397,6 +402,20 @@ describeApi("alerts", (h) => {
       const changed = await alertItem(h, user, id);
       expect(changed).toMatchObject({ type: "stop_duration", stop_duration: 30, zone: 0, zones: [{ id: geofence, name: "Zone" }], schedule: false, active: 0 });
       expect(changed).not.toHaveProperty("overspeed");
+    });
+
+    it("stores a move_duration alert with or without its min_parking_duration, and refuses one out of bounds", async () => {
+      const user = await h.newUser();
+      const device = await h.addDevice(user);
+      const body = (over: Record<string, unknown>) => ({ name: "Long drives", type: "move_duration", devices: [device], move_duration: 120, ...over });
+      const withGrace = await addAlert(h, user, body({ min_parking_duration: 5 }));
+      expect(await alertItem(h, user, withGrace)).toMatchObject({ type: "move_duration", move_duration: 120, min_parking_duration: 5 });
+      const without = await addAlert(h, user, body({}));
+      const item = await alertItem(h, user, without);
+      expect(item).toMatchObject({ type: "move_duration", move_duration: 120 });
+      expect(item).not.toHaveProperty("min_parking_duration");
+      expect(Object.keys(invalid(await h.post("/add_alert", { user, body: body({ min_parking_duration: -1 }) })))).toEqual(["min_parking_duration"]);
+      expect(Object.keys(invalid(await h.post("/add_alert", { user, body: body({ move_duration: undefined }) })))).toEqual(["move_duration"]);
     });
 
     it("writes nothing when any part is refused", async () => {

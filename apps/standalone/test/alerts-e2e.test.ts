@@ -33,7 +33,7 @@ describe.runIf(hasService("kafka") && hasService("postgres") && hasService("redi
     await Promise.all([smtp?.close(), hooks?.close()]);
   });
 
-  it("fires one in-event and one out-event for a track through a geofence, listed and notified once each", () => alertsScenario({ baseUrl: stack.url, admin, smtp, hooks }), 180_000);
+  it("fires one in-event and one out-event for a track through a geofence, listed and notified once each, and one move_start event", () => alertsScenario({ baseUrl: stack.url, admin, smtp, hooks }), 180_000);
 });
 
 describe("alerts end to end in embedded mode", () => {
@@ -66,5 +66,5 @@ describe("alerts end to end in embedded mode", () => {
     await rm(dataDir, { recursive: true, force: true });
   });
 
-  it("fires one in-event and one out-event for a track through a geofence, listed and notified once each", () => alertsScenario({ baseUrl: fleet.url, admin, smtp, hooks }), 180_000);
+  it("fires one in-event and one out-event for a track through a geofence, listed and notified once each, and one move_start event", () => alertsScenario({ baseUrl: fleet.url, admin, smtp, hooks }), 180_000);
 });

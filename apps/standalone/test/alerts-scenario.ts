@@ -9,7 +9,8 @@ import { waitFor, type SmtpTestServer } from "@fleet/testkit";
  * alert made through the API, a track pushed through insert.php that enters the geofence and
  * leaves it, then exactly one in-event and one out-event in get_events and
  * get_devices_latest, two webhook bodies at a real HTTP server and two mails at a real SMTP
- * server.
+ * server; and beside them a move_start alert, whose one event (the van starting from a stand)
+ * is listed and notifies nobody.
  */
 
 interface EventRecord {
@@ -82,9 +83,10 @@ export async function alertsScenario(rig: AlertsRig): Promise<void> {
     geofences: [depot],
     notifications: { webhook: { active: true, input: rig.hooks.url }, email: { active: true, input: "dispatch@fleet.test" } },
   });
+  await api("POST", "add_alert", { name: "Departures", type: "move_start", devices: [device] });
   const before = (await api<{ time: number }>("GET", "get_devices_latest")).time;
 
-  // Outside, inside twice, outside twice: a minute apart, an hour ago.
+  // Outside (standing), inside twice, outside twice (driving): a minute apart, an hour ago.
   const t0 = Date.now() - 3_600_000;
   const track = [
     [54.69, 25.28],
@@ -94,25 +96,28 @@ export async function alertsScenario(rig: AlertsRig): Promise<void> {
     [54.689, 25.279],
   ] as const;
   for (const [i, [lat, lng]] of track.entries()) {
-    const q = new URLSearchParams({ uniqueId: imei, protocol: "osmand", latitude: String(lat), longitude: String(lng), altitude: "100", course: "90", speed: "20", fixTime: String(t0 + i * 60_000) });
+    const q = new URLSearchParams({ uniqueId: imei, protocol: "osmand", latitude: String(lat), longitude: String(lng), altitude: "100", course: "90", speed: i === 0 ? "0" : "20", fixTime: String(t0 + i * 60_000) });
     const res = await fetch(new URL(`/insert.php?${q}`, rig.baseUrl));
     expect(await res.json()).toEqual({ status: 1 });
   }
 
   const events = async () => (await api<{ items: { data: EventRecord[] } }>("GET", `get_events?device_id=${device}`)).items.data;
-  await waitFor("two events", async () => (await events()).length >= 2, 60_000);
+  await waitFor("three events", async () => (await events()).length >= 3, 60_000);
   await waitFor("two webhook bodies", () => rig.hooks.bodies.length >= 2, 30_000);
   const mails = [await rig.smtp.mailTo("dispatch@fleet.test", { timeoutMs: 30_000 }), await rig.smtp.mailTo("dispatch@fleet.test", { skip: 1, timeoutMs: 30_000 })];
   // Room for a duplicate to show, then none.
   await new Promise((r) => setTimeout(r, 2000));
 
-  const listed = (await events()).sort((a, b) => a.id - b.id);
+  const all = (await events()).sort((a, b) => a.id - b.id);
+  expect(all.filter((e) => e.type === "move_start").map((e) => e.message)).toEqual(["Started moving"]);
+  const listed = all.filter((e) => e.type !== "move_start");
   expect(listed.map((e) => [e.type, e.geofence_id, e.message])).toEqual([
     ["geofence_in", depot, "Entered Depot"],
     ["geofence_out", depot, "Left Depot"],
   ]);
   const polled = (await api<{ events: { id: number; geofence: { name: string } | null }[] }>("GET", `get_devices_latest?time=${before}`)).events;
-  expect(polled.map((e) => [e.id, e.geofence?.name])).toEqual(listed.map((e) => [e.id, "Depot"]));
+  expect(polled.map((e) => e.id)).toEqual(all.map((e) => e.id));
+  expect(polled.filter((e) => listed.some((l) => l.id === e.id)).map((e) => e.geofence?.name)).toEqual(["Depot", "Depot"]);
   expect(rig.hooks.bodies.map((h) => [h.event.type, h.event.geofenceId, h.geofence?.name]).sort()).toEqual([
     ["geofence_in", depot, "Depot"],
     ["geofence_out", depot, "Depot"],

@@ -52,6 +52,8 @@ const MAX_LIST_IDS = 1000;
 
 const integer = <const N extends string>(name: N, title: string, dflt: string, min: number, max: number): IntegerAttribute<N> => ({ name, type: "integer", title, default: dflt, required: true, min, max });
 const minutes = <const N extends string>(name: N, title: string, dflt: string) => integer(name, title, dflt, 1, MAX_MINUTES);
+/** Minutes a form may leave out: the rules service reads an absent one as 0. */
+const optionalMinutes = <const N extends string>(name: N, title: string): IntegerAttribute<N> => ({ ...integer(name, title, "0", 0, MAX_MINUTES), required: false });
 const select = <const N extends string>(name: N, title: string, options: SelectAttribute["options"]): SelectAttribute<N> => ({ name, type: "select", title, default: String(options[0]!.id), required: true, options });
 const records = <const N extends AlertRecordList>(name: N, title: string, required: boolean): MultiselectAttribute<N> => ({ name, type: "multiselect", title, default: [], required, maxItems: MAX_LIST_IDS });
 
@@ -90,12 +92,22 @@ export const ALERT_TYPES = declareTypes([
   { type: "idle_duration", title: "Idle duration", attributes: [minutes("idle_duration", "Idle for longer than (minutes)", "10")] },
   { type: "ignition_duration", title: "Ignition duration", attributes: [minutes("ignition_duration", "Ignition on for longer than (minutes)", "60")] },
   { type: "driver", title: "Driver change", attributes: [records("drivers", "Drivers (none: any driver)", false)] },
+  // The drivers listed are the authorised ones; none listed: any of the owner's drivers is.
+  { type: "driver_unauthorized", title: "Unauthorized driver", attributes: [records("drivers", "Drivers (none: any driver)", false)] },
   {
     type: "distance",
     title: "Distance",
     attributes: [integer("distance", "Distance driven", "100", 1, 1_000_000), select("distance_unit", "Distance unit", ALERT_DISTANCE_UNITS)],
   },
   { type: "sos", title: "SOS", attributes: [] },
+  { type: "unplugged", title: "Unplugged", attributes: [] },
+  { type: "ignition", title: "Ignition on/off", attributes: [] },
+  { type: "move_start", title: "Start of movement", attributes: [] },
+  {
+    type: "move_duration",
+    title: "Movement duration",
+    attributes: [minutes("move_duration", "Moving for longer than (minutes)", "60"), optionalMinutes("min_parking_duration", "Stops shorter than this do not end the movement (minutes)")],
+  },
   {
     type: "fuel_change",
     title: "Fuel fill or theft",

@@ -16,4 +16,22 @@ describe("driver", () => {
     expect(onlyBob.events.map((e) => e.message)).toEqual(["Driver changed: Bob"]);
   });
 
+  it("driver_unauthorized fires on a card none of the owner's drivers holds, or, with drivers listed, none of theirs", () => {
+    const drivers = [
+      { id: 11, name: "Ann", rfid: "aa01" },
+      { id: 12, name: "Bob", rfid: "bb02" },
+    ];
+    const cards = [undefined, "aa01", "cc03", "cc03", undefined, "bb02", "aa01"];
+    const positions = track(cards.length, 10_000, (i): Partial<EnrichedPosition> => ({ attributes: cards[i] === undefined ? {} : { rfid: cards[i]! } }));
+    const strangers = runTrack(deviceRules([alert({ type: "driver_unauthorized" })], { drivers }), positions);
+    // cc03 once (its repeat and a position without a card change nothing), then only known cards.
+    expect(strangers.events.map((e) => [e.type, e.message])).toEqual([["driver_unauthorized", "Unauthorized driver: cc03"]]);
+    const onlyAnn = runTrack(deviceRules([alert({ type: "driver_unauthorized", drivers: [11] })], { drivers }), positions);
+    expect(onlyAnn.events.map((e) => e.message)).toEqual(["Unauthorized driver: cc03", "Unauthorized driver: Bob"]);
+  });
+
+  it("driver_unauthorized learns the card a device is first seen with", () => {
+    const positions = track(2, 10_000, (): Partial<EnrichedPosition> => ({ attributes: { rfid: "cc03" } }));
+    expect(runTrack(deviceRules([alert({ type: "driver_unauthorized" })]), positions).events).toEqual([]);
+  });
 });

@@ -1,6 +1,7 @@
 import { rfidOf } from "@fleet/contracts";
-import { UNCHANGED, quiet, type Detector } from "../detector.js";
+import { UNCHANGED, quiet, type Detection, type Detector } from "../detector.js";
 import { messagesFor } from "../messages.js";
+import type { RuleAlert, RuleDriver, RuleUser } from "../model.js";
 
 export interface DriverMemory {
   /** The last card the device read; null before it read any. */
@@ -13,13 +14,35 @@ export interface DriverMemory {
  * not report a change each time. With drivers listed on the alert, only a change to one of
  * them fires.
  */
-export const driver: Detector<DriverMemory> = ({ position, alert, device, owner }, previous) => {
-  const card = rfidOf(position.attributes);
-  if (card === undefined) return previous === undefined ? quiet({ card: null }) : UNCHANGED;
-  if (previous?.card === card) return UNCHANGED;
-  const next = { card };
-  if (previous === undefined) return quiet(next);
-  const known = (device.drivers.get(alert.userId) ?? []).find((d) => d.rfid !== "" && d.rfid === card);
-  if (alert.drivers.length > 0 && !(known && alert.drivers.includes(known.id))) return quiet(next);
-  return { events: [{ type: "driver", message: messagesFor(owner.lang).driverChanged(known?.name ?? card) }], next };
-};
+export const driver = cardDetector((card, known, alert, owner) => {
+  if (alert.drivers.length > 0 && !(known && alert.drivers.includes(known.id))) return undefined;
+  return { type: "driver", message: messagesFor(owner.lang).driverChanged(known?.name ?? card) };
+});
+
+/**
+ * driver_unauthorized: a card other than the last one read that is not an authorised
+ * driver's: with drivers listed on the alert, none of theirs; without, none of the owner's
+ * drivers'.
+ */
+export const driverUnauthorized = cardDetector((card, known, alert, owner) => {
+  const authorised = known !== undefined && (alert.drivers.length === 0 || alert.drivers.includes(known.id));
+  return authorised ? undefined : { type: "driver_unauthorized", message: messagesFor(owner.lang).driverUnauthorized(known?.name ?? card) };
+});
+
+/**
+ * A detector of the card a device reads: `change` says what a change of card records, given
+ * the card, the owner's driver holding it (if any), the alert and its owner. Positions
+ * without a card keep the last one, and the first card a device is seen with is learnt.
+ */
+function cardDetector(change: (card: string, known: RuleDriver | undefined, alert: RuleAlert, owner: RuleUser) => Detection | undefined): Detector<DriverMemory> {
+  return ({ position, alert, device, owner }, previous) => {
+    const card = rfidOf(position.attributes);
+    if (card === undefined) return previous === undefined ? quiet({ card: null }) : UNCHANGED;
+    if (previous?.card === card) return UNCHANGED;
+    const next = { card };
+    if (previous === undefined) return quiet(next);
+    const known = (device.drivers.get(alert.userId) ?? []).find((d) => d.rfid !== "" && d.rfid === card);
+    const found = change(card, known, alert, owner);
+    return found ? { events: [found], next } : quiet(next);
+  };
+}

@@ -21,4 +21,29 @@ describe("durations", () => {
     expect(runTrack(idle, positions).events.map((e) => e.time.getTime())).toEqual([T0 + 11 * 60_000]);
     expect(runTrack(ignition, positions).events.map((e) => e.time.getTime())).toEqual([T0 + 5 * 60_000]);
   });
+
+  it("move_duration fires once a movement has lasted the alert's minutes, and a stop of any length ends it without min_parking_duration", () => {
+    const rules = deviceRules([alert({ type: "move_duration", attributes: { move_duration: 10 } })]);
+    // Moving 0–7, a 2-minute stop, moving 10–24: the stop ends the first movement, so only the second fires.
+    const moving = (i: number) => i < 8 || i >= 10;
+    const r = runTrack(rules, track(25, 60_000, (i) => ({ moving: moving(i), speedKmh: moving(i) ? 40 : 0 })));
+    expect(r.events.map((e) => [e.type, e.message, e.time.getTime()])).toEqual([["move_duration", "Moving for more than 10 min", T0 + 20 * 60_000]]);
+    expect(r.events[0]!.dedupeKey).toBe(`1:move_duration:1:since:${T0 + 10 * 60_000}`);
+  });
+
+  it("move_duration: stops shorter than min_parking_duration do not end the movement, and a longer one does", () => {
+    const rules = deviceRules([alert({ type: "move_duration", attributes: { move_duration: 10, min_parking_duration: 3 } })]);
+    // Moving 0–7, stopped 8–9 (2 min, within the 3), moving 10–11: fires at minute 10, on the move again.
+    // Then stopped 12–15 (past the 3 minutes: the movement ended), moving 16–30: fires again at 26.
+    const moving = (i: number) => i < 8 || (i >= 10 && i < 12) || i >= 16;
+    const r = runTrack(rules, track(31, 60_000, (i) => ({ moving: moving(i), speedKmh: moving(i) ? 40 : 0 })));
+    expect(r.events.map((e) => e.time.getTime())).toEqual([T0 + 10 * 60_000, T0 + 26 * 60_000]);
+  });
+
+  it("move_duration does not fire while standing within the grace, even past the minutes", () => {
+    const rules = deviceRules([alert({ type: "move_duration", attributes: { move_duration: 5, min_parking_duration: 10 } })]);
+    // Moving 0–3, then standing 4–9: the movement's five minutes pass while it stands.
+    const r = runTrack(rules, track(10, 60_000, (i) => ({ moving: i < 4 })));
+    expect(r.events).toEqual([]);
+  });
 });

@@ -1,20 +1,24 @@
 import type { EnrichedPosition } from "@fleet/contracts";
 import { UNCHANGED, quiet, type Detector } from "../detector.js";
 import { messagesFor, type EventMessages } from "../messages.js";
+import type { RuleAlert } from "../model.js";
 
 export interface SpellMemory {
   /** Fix time the condition began to hold; null while it does not. */
   since: number | null;
   fired: boolean;
+  /** Fix time the condition stopped holding, while the spell's grace keeps it going. */
+  broke?: number;
 }
 
-type SpellType = "stop_duration" | "idle_duration" | "ignition_duration";
+type SpellType = "stop_duration" | "idle_duration" | "ignition_duration" | "move_duration";
 
 /** Which message a duration alert's event reads as. */
 const SPELL_MESSAGE = {
   stop_duration: "stopDuration",
   idle_duration: "idleDuration",
   ignition_duration: "ignitionDuration",
+  move_duration: "moveDuration",
 } as const satisfies Record<SpellType, keyof EventMessages>;
 
 /** How a duration alert's event reads in its owner's language. */
@@ -24,6 +28,8 @@ const spellMessage = (type: SpellType, lang: string, minutes: number): string =>
 interface Spell {
   type: SpellType;
   holds(p: EnrichedPosition): boolean;
+  /** Minutes the condition may break without ending the spell (a movement's short stops); none by default. */
+  grace?(alert: RuleAlert): number;
 }
 
 const MINUTE = 60_000;
@@ -40,10 +46,16 @@ function spellDetector(spell: Spell): Detector<SpellMemory> {
   return ({ position, alert, owner }, previous) => {
     const minutes = alert.attributes[spell.type];
     if (minutes === undefined) return UNCHANGED;
-    if (!spell.holds(position)) return previous?.since === null && !previous.fired ? UNCHANGED : quiet(NOT_HOLDING);
+    if (!spell.holds(position)) {
+      if (previous?.since == null) return previous?.since === null && !previous.fired ? UNCHANGED : quiet(NOT_HOLDING);
+      // Within its grace the spell goes on (not firing meanwhile); past it, it has ended.
+      const broke = previous.broke ?? position.fixTime;
+      if (position.fixTime - broke < (spell.grace?.(alert) ?? 0) * MINUTE) return previous.broke === broke ? UNCHANGED : quiet({ since: previous.since, fired: previous.fired, broke });
+      return quiet(NOT_HOLDING);
+    }
     const since = previous?.since ?? position.fixTime;
     const fired = previous?.since != null && previous.fired;
-    if (fired || position.fixTime - since < minutes * MINUTE) return previous?.since === since && previous.fired === fired ? UNCHANGED : quiet({ since, fired });
+    if (fired || position.fixTime - since < minutes * MINUTE) return previous?.since === since && previous.fired === fired && previous.broke === undefined ? UNCHANGED : quiet({ since, fired });
     return { events: [{ type: spell.type, message: spellMessage(spell.type, owner.lang, minutes), episode: since }], next: { since, fired: true } };
   };
 }
@@ -51,3 +63,9 @@ function spellDetector(spell: Spell): Detector<SpellMemory> {
 export const stopDuration = spellDetector({ type: "stop_duration", holds: (p) => !p.moving });
 export const idleDuration = spellDetector({ type: "idle_duration", holds: (p) => p.engineOn && !p.moving });
 export const ignitionDuration = spellDetector({ type: "ignition_duration", holds: (p) => p.engineOn });
+/**
+ * move_duration: moving for longer than the alert's minutes, once per movement; a stop
+ * shorter than its min_parking_duration (traffic, a crossing) does not end the movement, and
+ * the time it takes counts toward it.
+ */
+export const moveDuration = spellDetector({ type: "move_duration", holds: (p) => p.moving, grace: (alert) => alert.attributes.min_parking_duration ?? 0 });

@@ -2,12 +2,13 @@ import type { AlertTypeName } from "@fleet/contracts";
 import type { Detector, DetectorInput, DetectorResult } from "../detector.js";
 import { custom } from "./custom.js";
 import { distance } from "./distance.js";
-import { driver } from "./driver.js";
+import { sos, unplugged } from "./alarms.js";
+import { driver, driverUnauthorized } from "./driver.js";
 import { fuelChange } from "./fuel-change.js";
-import { idleDuration, ignitionDuration, stopDuration } from "./durations.js";
+import { idleDuration, ignitionDuration, moveDuration, stopDuration } from "./durations.js";
+import { ignition, moveStart } from "./edges.js";
 import { geofence } from "./geofence.js";
 import { overspeed } from "./overspeed.js";
-import { sos } from "./sos.js";
 
 /** A detector whose memory type is forgotten: memories come back from the live store as JSON anyway. */
 export type AnyDetector = (input: DetectorInput, previous: unknown) => DetectorResult<unknown>;
@@ -27,7 +28,12 @@ export const DETECTORS: Partial<Record<AlertTypeName, AnyDetector>> = {
   idle_duration: erased(idleDuration),
   ignition_duration: erased(ignitionDuration),
   driver: erased(driver),
+  driver_unauthorized: erased(driverUnauthorized),
   distance: erased(distance),
   sos: erased(sos),
+  unplugged: erased(unplugged),
+  ignition: erased(ignition),
+  move_start: erased(moveStart),
+  move_duration: erased(moveDuration),
   fuel_change: erased(fuelChange),
 };
