@@ -271,6 +271,7 @@ describeApi("alerts", (h) => {
         [{ notifications: { webhook: { active: "1", input: "ftp://example.com/x" } } }, "notifications.webhook.input"],
         [{ notifications: { webhook: { active: true, input: "javascript:alert(1)" } } }, "notifications.webhook.input"],
         [{ notifications: { command: { active: true, type: "selfDestruct" } } }, "notifications.command.type"],
+        [{ command: { active: true, type: "selfDestruct" } }, "command.type"],
         [{ notifications: { email: { active: "maybe" } } }, "notifications.email.active"],
       ];
       for (const [fields, field] of cases) {
@@ -280,6 +281,15 @@ describeApi("alerts", (h) => {
       // An inactive channel's input is kept as typed, unchecked.
       const id = await addAlert(h, user, overspeed(device, { notifications: { email: { active: false, input: "draft" } } }));
       expect((await alertItem(h, user, id)).notifications.email).toEqual({ active: false, input: "draft" });
+    });
+
+    it("reads the command at the body's top level, where the vendor's add_alert puts it, unless notifications name one", async () => {
+      const user = await h.newUser();
+      const device = await h.addDevice(user);
+      const top = await addAlert(h, user, overspeed(device, { command: { active: 1, type: "engineStop" } }));
+      expect((await alertItem(h, user, top)).notifications.command).toEqual({ active: true, type: "engineStop", key: null });
+      const both = await addAlert(h, user, overspeed(device, { command: { active: 1, type: "engineStop" }, notifications: { command: { active: 1, type: "alarmArm" } } }));
+      expect((await alertItem(h, user, both)).notifications.command).toEqual({ active: true, type: "alarmArm", key: null });
     });
 
     it("answers ids that are not the user's records alike, missing or foreign, on each field, and writes nothing", async () => {

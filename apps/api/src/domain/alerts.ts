@@ -74,7 +74,7 @@ const EVENT_PROTOCOLS = [{ id: "-", value: "- Protocol -" }, ...ProtocolOptions]
  * `input` left out keeps the stored input. An active channel's input must be usable, and
  * an active silence needs its minutes.
  */
-function notificationsOf(input: AlertNotificationsInput | undefined, stored: AlertNotifications, errors: Errors): AlertNotifications {
+function notificationsOf(input: AlertNotificationsInput | undefined, stored: AlertNotifications, errors: Errors, commandField = "notifications.command"): AlertNotifications {
   const out: AlertNotifications = structuredClone(stored);
   if (!input) return out;
   for (const name of ["sound", "push"] as const) {
@@ -91,7 +91,7 @@ function notificationsOf(input: AlertNotificationsInput | undefined, stored: Ale
   if (input.command) {
     const command = { active: isTruthy(input.command.active) ?? false, type: (input.command.type ?? stored.command?.type ?? "").trim(), key: null };
     const problem = command.active ? notificationInputError("command", command.type) : undefined;
-    if (problem) errors["notifications.command.type"] = problem;
+    if (problem) errors[`${commandField}.type`] = problem;
     out.command = command;
   }
   if (input.silent) {
@@ -125,7 +125,10 @@ function alertValues(b: AddAlertBody, stored?: Alert): AlertValues {
   const schedule = isTruthy(b.schedule) ?? stored?.schedule ?? false;
   const schedules = b.schedules ? normaliseSchedules(b.schedules) : (stored?.schedules ?? {});
   if (schedule && Object.keys(schedules).length === 0) errors.schedules = "Choose at least one time slot when the schedule is on.";
-  const notifications = notificationsOf(b.notifications, stored?.notifications ?? NO_NOTIFICATIONS, errors);
+  // The vendor's add_alert carries the command at the top level; notifications' own wins.
+  const topCommand = b.command !== undefined && b.notifications?.command === undefined;
+  const channels = topCommand ? { ...b.notifications, command: b.command } : b.notifications;
+  const notifications = notificationsOf(channels, stored?.notifications ?? NO_NOTIFICATIONS, errors, topCommand ? "command" : "notifications.command");
   if (!attrs.ok || Object.keys(errors).length > 0) throw new InvalidInputError(errors);
   const { attributes, geofences, drivers, events_custom } = attrs.values;
   return {

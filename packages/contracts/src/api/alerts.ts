@@ -29,13 +29,16 @@ export const AlertSchedulesInputSchema = Type.Object(
 const Toggle = Type.Object({ active: Type.Optional(FormBoolean()) });
 const WithInput = (maxLength: number, what: string) => Type.Object({ active: Type.Optional(FormBoolean()), input: Type.Optional(Type.String({ maxLength, description: what })) });
 
+/** The command an alert sends its device when it fires: in `notifications`, or at the body's top level as the vendor's add_alert places it. */
+const alertCommandFields = { active: Type.Optional(FormBoolean()), type: Type.Optional(Type.String({ maxLength: 64, description: `when active one of ${ALERT_COMMAND_TYPES.join(", ")}` })) };
+
 export const AlertNotificationsInputSchema = Type.Object({
   sound: Type.Optional(Toggle),
   push: Type.Optional(Toggle),
   email: Type.Optional(WithInput(2000, "email addresses separated by semicolons; checked when active")),
   sms: Type.Optional(WithInput(1000, "phone numbers separated by semicolons; checked when active")),
   webhook: Type.Optional(WithInput(2048, "an http(s) URL; checked when active")),
-  command: Type.Optional(Type.Object({ active: Type.Optional(FormBoolean()), type: Type.Optional(Type.String({ maxLength: 64, description: `when active one of ${ALERT_COMMAND_TYPES.join(", ")}` })) })),
+  command: Type.Optional(Type.Object(alertCommandFields)),
   // The vendor's `silent`: a whole number of minutes; 0 (an empty form's) only while off.
   silent: Type.Optional(
     Type.Object({
@@ -70,6 +73,7 @@ const alertPostFields = {
   schedule: Type.Optional(FormBoolean({ description: "only notify in the scheduled slots" })),
   schedules: Type.Optional(AlertSchedulesInputSchema),
   notifications: Type.Optional(AlertNotificationsInputSchema),
+  command: Type.Optional(Type.Object(alertCommandFields, { description: "the vendor's place for notifications.command, read when notifications has no command" })),
   geofences: Type.Optional(Ids(1000)),
   drivers: Type.Optional(Ids(1000)),
   events_custom: Type.Optional(Ids(1000)),
