@@ -1,6 +1,7 @@
 import { describe, expect, it } from "vitest";
 import {
   GeoCreatedSchema,
+  GeoOkSchema,
   ALERT_TYPES,
   AddAlertDataResponseSchema,
   AddAlertResponseSchema,
@@ -18,6 +19,7 @@ import {
 } from "@fleet/contracts";
 import { schema } from "@fleet/db";
 import { describeApi, failure, invalid, liveState, ok, type ApiHarness, type BodyEncoding, type TestUser } from "./fixture.js";
+import { mapIconBody } from "./matrix/geo.js";
 
 /** A geofence of the user: through add_geofence when that answers, else a row written directly. */
 async function addGeofence(h: ApiHarness, user: TestUser, name: string): Promise<number> {
@@ -26,6 +28,10 @@ async function addGeofence(h: ApiHarness, user: TestUser, name: string): Promise
 
 async function addCustomEvent(h: ApiHarness, user: TestUser, message = "Fast", protocol = "osmand"): Promise<number> {
   return ok(await h.post("/add_custom_event", { user, body: { protocol, message, tag: ["speed"], type: [2], tag_value: ["100"] } }), AddCustomEventResponseSchema).id;
+}
+
+async function addPoi(h: ApiHarness, user: TestUser, name: string): Promise<number> {
+  return ok(await h.post("/add_map_icon", { user, body: mapIconBody({ name }) }), GeoCreatedSchema).id;
 }
 
 async function addDriver(h: ApiHarness, user: TestUser, device: number): Promise<number> {
@@ -82,7 +88,7 @@ describeApi("alerts", (h) => {
       expect(data.event_types.map((t) => t.id)).toEqual([1, 2]);
       expect(data.event_protocols[0]).toEqual({ id: "-", value: "- Protocol -" });
       expect(data.types.map((t) => t.type)).toEqual(ALERT_TYPES.map((t) => t.type));
-      for (const t of ["overspeed", "geofence_in", "geofence_out", "geofence_inout", "custom", "stop_duration", "offline_duration", "idle_duration", "ignition_duration", "driver", "distance", "sos", "fuel_change", "driver_unauthorized", "unplugged", "ignition", "move_start", "move_duration"]) {
+      for (const t of ["overspeed", "geofence_in", "geofence_out", "geofence_inout", "custom", "stop_duration", "offline_duration", "idle_duration", "ignition_duration", "driver", "distance", "sos", "fuel_change", "driver_unauthorized", "unplugged", "ignition", "move_start", "move_duration", "poi_stop_duration", "poi_idle_duration"]) {
         expect(data.types.map((x) => x.type)).toContain(t);
       }
       const attrs = (type: string) => data.types.find((t) => t.type === type)!.attributes;
@@ -148,6 +154,7 @@ describeApi("alerts", (h) => {
         drivers: [],
         geofences: [],
         events_custom: [event],
+        pois: [],
         zone: 1,
         zones: [{ id: geofence, name: "Yard" }],
         schedule: true,
@@ -295,14 +302,15 @@ describeApi("alerts", (h) => {
     it("answers ids that are not the user's records alike, missing or foreign, on each field, and writes nothing", async () => {
       const [a, b] = [await h.newUser(), await h.newUser()];
       const device = await h.addDevice(a);
-      const theirs = { device: await h.addDevice(b), geofence: await addGeofence(h, b, "B's"), event: await addCustomEvent(h, b), driver: await addDriver(h, b, await h.addDevice(b)) };
-      const missing = { device: 2_000_000_000, geofence: 2_000_000_000, event: 2_000_000_000, driver: 2_000_000_000 };
+      const theirs = { device: await h.addDevice(b), geofence: await addGeofence(h, b, "B's"), event: await addCustomEvent(h, b), driver: await addDriver(h, b, await h.addDevice(b)), poi: await addPoi(h, b, "B's") };
+      const missing = { device: 2_000_000_000, geofence: 2_000_000_000, event: 2_000_000_000, driver: 2_000_000_000, poi: 2_000_000_000 };
       const bodies = (r: typeof theirs): [Record<string, unknown>, string][] => [
         [overspeed(device, { devices: [device, r.device] }), "devices"],
         [overspeed(device, { zone: 1, zones: [r.geofence] }), "zones"],
         [{ name: "G", type: "geofence_out", devices: [device], geofences: [r.geofence] }, "geofences"],
         [{ name: "C", type: "custom", devices: [device], events_custom: [r.event] }, "events_custom"],
         [{ name: "D", type: "driver", devices: [device], drivers: [r.driver] }, "drivers"],
+        [{ name: "P", type: "poi_stop_duration", devices: [device], pois: [r.poi], stop_duration: 10, distance_tolerance: 100 }, "pois"],
       ];
       const missingBodies = bodies(missing);
       for (const [i, [body, field]] of bodies(theirs).entries()) {
@@ -426,6 +434,23 @@ describeApi("alerts", (h) => {
       expect(item).not.toHaveProperty("min_parking_duration");
       expect(Object.keys(invalid(await h.post("/add_alert", { user, body: body({ min_parking_duration: -1 }) })))).toEqual(["min_parking_duration"]);
       expect(Object.keys(invalid(await h.post("/add_alert", { user, body: body({ move_duration: undefined }) })))).toEqual(["move_duration"]);
+    });
+
+    it("stores a point-of-interest alert with its points, lists them on the form, and drops a deleted one", async () => {
+      const user = await h.newUser();
+      const device = await h.addDevice(user);
+      const [depot, yard] = [await addPoi(h, user, "Depot"), await addPoi(h, user, "Yard")];
+      const id = await addAlert(h, user, { name: "Long stops", type: "poi_stop_duration", devices: [device], pois: [depot, yard], stop_duration: 30, distance_tolerance: 150 });
+      expect(await alertItem(h, user, id)).toMatchObject({ type: "poi_stop_duration", pois: [depot, yard], stop_duration: 30, distance_tolerance: 150 });
+      const data = ok(await h.get("/add_alert_data", { user }), AddAlertDataResponseSchema);
+      expect(data.types.find((t) => t.type === "poi_idle_duration")!.attributes.map((a) => [a.name, a.options])).toEqual([
+        ["pois", [{ id: depot, value: "Depot" }, { id: yard, value: "Yard" }]],
+        ["idle_duration", null],
+        ["distance_tolerance", null],
+      ]);
+      expect(Object.keys(invalid(await h.post("/add_alert", { user, body: { name: "No points", type: "poi_idle_duration", devices: [device], idle_duration: 5, distance_tolerance: 50 } })))).toEqual(["pois"]);
+      ok(await h.get("/destroy_map_icon", { user, query: { map_icon_id: yard } }), GeoOkSchema);
+      expect((await alertItem(h, user, id)).pois).toEqual([depot]);
     });
 
     it("writes nothing when any part is refused", async () => {

@@ -24,7 +24,7 @@ import {
   type RulesChanged,
 } from "@fleet/contracts";
 import { describeApi, expectSchema, failure, invalid, ok, type ApiHarness, type TestUser } from "./fixture.js";
-import { geofenceBody } from "./matrix/geo.js";
+import { geofenceBody, mapIconBody } from "./matrix/geo.js";
 
 /** Every notice `write` sent, in order, each checked against the contract. */
 async function noticesOf(h: ApiHarness, write: () => Promise<unknown>): Promise<RulesChanged[]> {
@@ -65,6 +65,15 @@ describeApi("rules.changed notices", (h) => {
       expect(await noticesOf(h, async () => ok(await h.post("/edit_geofence", { user, body: geofenceBody({ id, name: "Depot" }) }), GeoOkSchema))).toEqual([ofUser(user)]);
       expect(await noticesOf(h, async () => ok(await h.post("/change_active_geofence", { user, body: { id, active: 0 } }), GeoOkSchema))).toEqual([ofUser(user)]);
       expect(await noticesOf(h, async () => ok(await h.get("/destroy_geofence", { user, query: { geofence_id: id } }), GeoOkSchema))).toEqual([ofUser(user)]);
+    });
+
+    it("map icons (the points of interest of poi alerts): edit, change_active and destroy", async () => {
+      const user = await h.newUser();
+      // Added, it is named by no alert yet: nothing to drop.
+      const id = ok(await h.post("/add_map_icon", { user, body: mapIconBody() }), GeoCreatedSchema).id;
+      expect(await noticesOf(h, async () => ok(await h.post("/edit_map_icon", { user, body: mapIconBody({ id, coordinates: { lat: 54.7, lng: 25.3 } }) }), GeoOkSchema))).toEqual([ofUser(user)]);
+      expect(await noticesOf(h, async () => ok(await h.post("/change_active_map_icon", { user, body: { id, active: 0 } }), GeoOkSchema))).toEqual([ofUser(user)]);
+      expect(await noticesOf(h, async () => ok(await h.get("/destroy_map_icon", { user, query: { map_icon_id: id } }), GeoOkSchema))).toEqual([ofUser(user)]);
     });
 
     it("custom events: add, edit and destroy", async () => {

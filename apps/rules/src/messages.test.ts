@@ -24,6 +24,8 @@ const calls: { [K in keyof EventMessages]: { args: Parameters<EventMessages[K]>;
   ignitionOff: { args: [], shows: [] },
   moveStart: { args: [], shows: [] },
   moveDuration: { args: [21], shows: ["21"] },
+  poiStopDuration: { args: ["Warehouse 3", 22], shows: ["Warehouse 3", "22"] },
+  poiIdleDuration: { args: ["Warehouse 3", 23], shows: ["Warehouse 3", "23"] },
   distance: { args: ["12.3 mi"], shows: ["12.3 mi"] },
   fuelFilled: { args: ["30 l"], shows: ["30 l"] },
   fuelDropped: { args: ["7.5 gal"], shows: ["7.5 gal"] },

@@ -46,11 +46,20 @@ export interface RuleAlert {
   geofences: readonly number[];
   drivers: readonly number[];
   customEvents: readonly number[];
+  pois: readonly number[];
   /** Weekday → active "HH:MM" quarter-hour slots on the owner's clock; null when it always applies. */
   schedule: Readonly<Record<string, readonly string[]>> | null;
   /** The period it applies in on this device (time_period): from inclusive, to exclusive, epoch ms; null is no bound. */
   period: { fromMs: number | null; toMs: number | null };
   notifications: AlertNotifications;
+}
+
+/** A point of interest (a user's map icon) a poi_stop_duration or poi_idle_duration alert names. */
+export interface RulePoi {
+  id: number;
+  name: string;
+  lat: number;
+  lng: number;
 }
 
 /** A driver of an alert's owner, by the card that names them. */
@@ -72,6 +81,8 @@ export interface DeviceRules {
   geofenceIndex: ReadonlyMap<number, GeofenceIndex>;
   customEvents: ReadonlyMap<number, RuleCustomEvent>;
   drivers: ReadonlyMap<number, readonly RuleDriver[]>;
+  /** The active points of interest the owners' alerts name, by id. */
+  pois: ReadonlyMap<number, RulePoi>;
   /** The device's fuel level sensor, for fuel_change. */
   fuelSensor: SensorDefinition | undefined;
 }
@@ -88,6 +99,7 @@ export interface UserRules {
   geofenceIndex: GeofenceIndex;
   customEvents: ReadonlyMap<number, RuleCustomEvent>;
   drivers: readonly RuleDriver[];
+  pois: ReadonlyMap<number, RulePoi>;
   /** Each alert as a device's rules hold it, by alert and period: devices with the same period share one. */
   readonly periods: Map<string, RuleAlert>;
 }
@@ -114,6 +126,7 @@ export function buildUserRules(records: UserRuleRecords): Map<number, UserRules>
       geofenceIndex: new GeofenceIndex([...geofences.values()].sort((x, y) => x.id - y.id).map((g) => ({ id: g.id, shape: g.shape }))),
       customEvents,
       drivers: records.drivers.filter((d) => d.userId === u.id).map((d) => ({ id: d.id, name: d.name, rfid: d.rfid.trim().toLowerCase() })),
+      pois: new Map(records.pois.filter((p) => p.userId === u.id).map((p) => [p.id, { id: p.id, name: p.name, lat: p.coordinates.lat, lng: p.coordinates.lng }])),
       periods: new Map(),
     });
   }
@@ -134,6 +147,7 @@ function ruleAlert(a: Alert, watch: AlertWatch): RuleAlert {
     geofences: a.geofences,
     drivers: a.drivers,
     customEvents: a.eventsCustom,
+    pois: a.pois,
     schedule: a.schedule ? a.schedules : null,
     period: { fromMs: watch.activeFrom?.getTime() ?? null, toMs: watch.activeTo?.getTime() ?? null },
     notifications: a.notifications,
@@ -173,6 +187,7 @@ export function rulesOfDevice(device: { id: number; name: string }, watches: rea
     geofenceIndex: new Map(rules.map((r) => [r.user.id, r.geofenceIndex])),
     customEvents: union(rules.map((r) => r.customEvents)),
     drivers: new Map(rules.map((r) => [r.user.id, r.drivers])),
+    pois: union(rules.map((r) => r.pois)),
     fuelSensor: sensors.find((s) => s.deviceId === device.id && isFuelLevel(s)),
   };
 }

@@ -4,7 +4,7 @@ import { ruleBook, type RuleLoaders } from "./rule-book.js";
 
 /** User 7 watches devices 1 and 3 with an sos alert; device 2 has no alert. */
 const WATCHED = new Set([1, 3]);
-const sosAlert = { id: 1, userId: 7, name: "sos", type: "sos", active: true, attributes: {}, zone: 0, zones: [], geofences: [], drivers: [], eventsCustom: [], schedule: false, schedules: {}, notifications: {} } as unknown as Alert;
+const sosAlert = { id: 1, userId: 7, name: "sos", type: "sos", active: true, attributes: {}, zone: 0, zones: [], geofences: [], drivers: [], eventsCustom: [], pois: [], schedule: false, schedules: {}, notifications: {} } as unknown as Alert;
 const user7 = { id: 7, timezoneId: 0, dst: null, unitOfDistance: "km", unitOfAltitude: "mt", lang: "en" } as unknown as User;
 
 function devices(ids: readonly number[]): DeviceRuleRecords {
@@ -18,7 +18,7 @@ function devices(ids: readonly number[]): DeviceRuleRecords {
 
 function users(ids: readonly number[]): UserRuleRecords {
   const usable = ids.includes(7);
-  return { users: usable ? [user7] : [], alerts: usable ? [sosAlert] : [], geofences: [], customEvents: [], drivers: [] };
+  return { users: usable ? [user7] : [], alerts: usable ? [sosAlert] : [], geofences: [], customEvents: [], drivers: [], pois: [] };
 }
 
 /** Loaders that record what each read asked for; `hold(part)` makes that part's next reads wait until released. */

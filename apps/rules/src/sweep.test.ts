@@ -65,4 +65,16 @@ describe("the sweep over silent devices", () => {
     expect(sweepDevice(rules, liveState(T0), undefined, T0 + 61 * MIN)).toHaveLength(1);
     expect(sweepDevice(rules, liveState(T0 + 60 * MIN), undefined, T0 + 130 * MIN)).toEqual([]);
   });
+
+  it("finds a stop at a point of interest that outlasted the device's last position, naming the point", () => {
+    const depot = { id: 31, name: "Depot", lat: 54.69, lng: 25.28 };
+    const rules = deviceRules([alert({ type: "poi_stop_duration", pois: [31], attributes: { stop_duration: 10, distance_tolerance: 100 } })], { pois: [depot] });
+    const positions = track(6, MIN, (i) => ({ moving: i < 2, speedKmh: i < 2 ? 40 : 0 }));
+    const { state } = evaluateDevice(rules, positions, undefined);
+    const [swept] = sweepDevice(rules, liveState(T0 + 5 * MIN), state, T0 + 12 * MIN);
+    expect(swept!.event).toMatchObject({ type: "poi_stop_duration", message: "Stopped at Depot for more than 10 min", time: new Date(T0 + 12 * MIN) });
+    // Stopped away from every point: nothing to sweep.
+    const away = evaluateDevice(rules, track(6, MIN, (i) => ({ moving: i < 2, latitude: 54.6 })), undefined);
+    expect(sweepDevice(rules, { ...liveState(T0 + 5 * MIN), latitude: 54.6 }, away.state, T0 + 12 * MIN)).toEqual([]);
+  });
 });

@@ -2,6 +2,7 @@ import type { EnrichedPosition, LiveState } from "@fleet/contracts";
 import type { RuleState } from "@fleet/live";
 import type { Detection } from "./detector.js";
 import type { SpellMemory } from "./detectors/durations.js";
+import { poiAt } from "./detectors/pois.js";
 import { eventInput, memoryKey, type Found } from "./evaluate.js";
 import { messagesFor } from "./messages.js";
 import type { DeviceRules } from "./model.js";
@@ -10,14 +11,15 @@ import { inPeriod, inSchedule, inZone } from "./scope.js";
 /*
  * What a silent device must fire, found by time rather than by a position: offline for
  * longer than an offline_duration alert's minutes, or stopped (its last position not moving)
- * for longer than a stop_duration alert's, when no later position came to say so. The
+ * for longer than a stop_duration or poi_stop_duration alert's, when no later position came
+ * to say so. The
  * vendor checks these durations by a sweep too. Events carry the episode's key, so sweeping
  * again, another instance's sweep, or the position that later crosses the same limit record
  * nothing new.
  */
 
 /** The alert types the sweep looks at. */
-export const SWEPT_TYPES = ["offline_duration", "stop_duration"] as const;
+export const SWEPT_TYPES = ["offline_duration", "stop_duration", "poi_stop_duration"] as const;
 
 const MINUTE = 60_000;
 
@@ -59,11 +61,14 @@ export function sweepDevice(rules: DeviceRules, state: LiveState | undefined, me
       if (minutes !== undefined && now - state.serverTime > minutes * MINUTE) {
         due = { detection: { type: "offline_duration", message: messagesFor(owner.lang).offlineDuration(minutes), episode: state.serverTime }, at: state.serverTime + minutes * MINUTE };
       }
-    } else if (alert.type === "stop_duration") {
+    } else if (alert.type === "stop_duration" || alert.type === "poi_stop_duration") {
       const minutes = alert.attributes.stop_duration;
       const spell = memory?.[memoryKey(alert)] as SpellMemory | undefined;
       if (minutes !== undefined && spell?.since != null && !spell.fired && now - spell.since >= minutes * MINUTE) {
-        due = { detection: { type: "stop_duration", message: messagesFor(owner.lang).stopDuration(minutes), episode: spell.since }, at: spell.since + minutes * MINUTE };
+        // A stop at a point of interest is named by the one its last position is at.
+        const poi = alert.type === "poi_stop_duration" ? poiAt(rules, alert, state) : undefined;
+        const message = alert.type === "stop_duration" ? messagesFor(owner.lang).stopDuration(minutes) : poi && messagesFor(owner.lang).poiStopDuration(poi.name, minutes);
+        if (message !== undefined) due = { detection: { type: alert.type, message, episode: spell.since }, at: spell.since + minutes * MINUTE };
       }
     }
     if (!due) continue;

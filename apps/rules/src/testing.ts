@@ -5,7 +5,7 @@ import type { SensorDefinition } from "@fleet/sensors";
 import { sensorDef } from "@fleet/sensors/testing";
 import type { RuleState } from "@fleet/live";
 import { evaluateDevice, type StateChange } from "./evaluate.js";
-import type { DeviceRules, RuleAlert, RuleCustomEvent, RuleDriver, RuleGeofence, RuleUser } from "./model.js";
+import type { DeviceRules, RuleAlert, RuleCustomEvent, RuleDriver, RuleGeofence, RulePoi, RuleUser } from "./model.js";
 
 /*
  * Builders for the rules service's unit tests: positions, alerts and a device's rules,
@@ -47,7 +47,7 @@ export function track(n: number, stepMs: number, at: (i: number) => Partial<Enri
 
 
 export function alert(over: Partial<RuleAlert> & Pick<RuleAlert, "type">): RuleAlert {
-  return { id: 1, userId: 7, name: "test", attributes: {}, zone: 0, zones: [], geofences: [], drivers: [], customEvents: [], schedule: null, period: { fromMs: null, toMs: null }, notifications: NO_NOTIFICATIONS, ...over };
+  return { id: 1, userId: 7, name: "test", attributes: {}, zone: 0, zones: [], geofences: [], drivers: [], customEvents: [], pois: [], schedule: null, period: { fromMs: null, toMs: null }, notifications: NO_NOTIFICATIONS, ...over };
 }
 
 export function user(over: { id?: number; unitOfDistance?: string; timezoneId?: number; lang?: string } = {}): RuleUser {
@@ -77,7 +77,7 @@ export function fuelTank(over: Partial<SensorDefinition> = {}): SensorDefinition
 
 export function deviceRules(
   alerts: RuleAlert[],
-  extra: { users?: RuleUser[]; geofences?: RuleGeofence[]; customEvents?: RuleCustomEvent[]; drivers?: RuleDriver[]; fuelSensor?: SensorDefinition } = {},
+  extra: { users?: RuleUser[]; geofences?: RuleGeofence[]; customEvents?: RuleCustomEvent[]; drivers?: RuleDriver[]; pois?: RulePoi[]; fuelSensor?: SensorDefinition } = {},
 ): DeviceRules {
   const users = new Map((extra.users ?? [user()]).map((u) => [u.id, u]));
   const geofences = new Map((extra.geofences ?? []).map((g) => [g.id, g]));
@@ -91,6 +91,7 @@ export function deviceRules(
     geofenceIndex,
     customEvents: new Map((extra.customEvents ?? []).map((c) => [c.id, c])),
     drivers: new Map([[7, extra.drivers ?? []]]),
+    pois: new Map((extra.pois ?? []).map((p) => [p.id, p])),
     fuelSensor: extra.fuelSensor,
   };
 }

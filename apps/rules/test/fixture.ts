@@ -20,6 +20,7 @@ export const alertValues = (over: Partial<AlertValues> & Pick<AlertValues, "type
   geofences: [],
   drivers: [],
   eventsCustom: [],
+  pois: [],
   schedule: false,
   schedules: {},
   notifications: NO_NOTIFICATIONS,

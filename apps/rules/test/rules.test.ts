@@ -8,7 +8,7 @@ import { tmpdir } from "node:os";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { createKafkaBus, type Bus, type BusProducer } from "@fleet/bus";
 import type { EnrichedPosition, RulesChanged } from "@fleet/contracts";
-import { createAlert, createDevice, createGeofence, createUser, openDb, pageUserEvents, type DbHandle } from "@fleet/db";
+import { createAlert, createDevice, createDriver, createGeofence, createUser, createUserMapIcon, openDb, pageUserEvents, type DbHandle } from "@fleet/db";
 import { createRedisLive, type LiveStore } from "@fleet/live";
 import { hasService, kafkaTest, redisTest, sleep, tempPostgresDb, waitFor } from "@fleet/testkit";
 import { startRules, type Rules } from "../src/service.js";
@@ -124,6 +124,31 @@ describe.runIf(hasService("kafka") && hasService("postgres") && hasService("redi
     ]);
   }, 120_000);
 
+  it("reads the points of interest and drivers that poi_stop_duration and driver_unauthorized alerts name", async () => {
+    const depot = await createUserMapIcon(db.db, userId, { mapIconId: 1, name: "Depot", coordinates: { lat: 54.6, lng: 25.1 } });
+    await createDriver(db.db, userId, { deviceId, name: "Ann", rfid: "AA01" });
+    await createAlert(db.db, userId, alertValues({ type: "poi_stop_duration", pois: [depot.id], attributes: { stop_duration: 1, distance_tolerance: 100 }, devices: [deviceId] }));
+    await createAlert(db.db, userId, alertValues({ type: "driver_unauthorized", devices: [deviceId] }));
+    await notice({ userIds: [userId], deviceIds: [] });
+    await sleep(1500);
+    const before = await eventCount();
+    // Ann's card, then a stranger's; then standing 50 m from the depot for 80 s.
+    const stop = { speedKmh: 0, moving: false, latitude: 54.60045, longitude: 25.1 };
+    await send([
+      at(50, { speedKmh: 10, attributes: { rfid: "aa01" } }),
+      at(51, { speedKmh: 10, attributes: { rfid: "aa01" } }),
+      at(52, { speedKmh: 10, attributes: { rfid: "cc03" } }),
+      ...[53, 54, 55, 56, 57, 58, 59, 60, 61].map((i) => at(i, stop)),
+    ]);
+    await waitFor("the stranger's card and the stop", async () => (await eventCount()) >= before + 2, 60_000);
+    await sleep(500);
+    const rows = (await events()).slice(before);
+    expect(rows.map((e) => [e.type, e.message])).toEqual([
+      ["driver_unauthorized", "Unauthorized driver: cc03"],
+      ["poi_stop_duration", "Stopped at Depot for more than 1 min"],
+    ]);
+  }, 120_000);
+
   it("sweeps a silent device: offline for longer than an offline_duration alert's minutes, recorded once however often it sweeps", async () => {
     await createAlert(db.db, userId, alertValues({ type: "offline_duration", attributes: { offline_duration: 30 }, devices: [deviceId] }));
     await notice({ userIds: [userId], deviceIds: [] });
@@ -141,7 +166,7 @@ describe.runIf(hasService("kafka") && hasService("postgres") && hasService("redi
   it("sets aside a message that is not an enriched position and goes on", async () => {
     const before = await eventCount();
     await producer.send(topic, [{ key: "rules-imei-1", value: "{not json" }]);
-    await send([at(30, { speedKmh: 50 }), at(31, { speedKmh: 150 })]);
+    await send([at(70, { speedKmh: 50 }), at(71, { speedKmh: 150 })]);
     await waitFor("the event after the bad message", async () => (await eventCount()) >= before + 1, 60_000);
     // The batch's events are recorded before its refused message is written to the dead
     // topic, so the count moves a produce round-trip after the event shows.

@@ -94,7 +94,7 @@ function circleOrPolygon(rng: Rng, i: number): { type: "polygon" | "circle"; coo
 
 /** The i-th alert of a user: its type's values, the geofence alerts taking every tenth geofence each. */
 function alertOf(i: number, sizes: SeedSizes, ids: { devices: number[]; geofences: number[]; drivers: number[]; custom: number[] }): AlertValues {
-  const base = { name: `bench alert ${i}`, active: true, attributes: {}, zone: 0, zones: [], geofences: [], drivers: [], eventsCustom: [], schedule: false, schedules: {}, notifications: NO_NOTIFICATIONS, devices: watchedBy(i, ids.devices, sizes.watchedShare) };
+  const base = { name: `bench alert ${i}`, active: true, attributes: {}, zone: 0, zones: [], geofences: [], drivers: [], eventsCustom: [], pois: [], schedule: false, schedules: {}, notifications: NO_NOTIFICATIONS, devices: watchedBy(i, ids.devices, sizes.watchedShare) };
   const slot = i % 100;
   const geofenceAlerts = 100 - MIX.reduce((n, [, k]) => n + k, 0);
   if (slot < geofenceAlerts) {

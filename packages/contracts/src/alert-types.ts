@@ -6,7 +6,7 @@
  */
 
 /** The records a multiselect attribute picks from; its name is also the alert's column. */
-export type AlertRecordList = "geofences" | "drivers" | "events_custom";
+export type AlertRecordList = "geofences" | "drivers" | "events_custom" | "pois";
 
 interface AttributeBase<N extends string> {
   name: N;
@@ -57,6 +57,11 @@ const optionalMinutes = <const N extends string>(name: N, title: string): Intege
 const select = <const N extends string>(name: N, title: string, options: SelectAttribute["options"]): SelectAttribute<N> => ({ name, type: "select", title, default: String(options[0]!.id), required: true, options });
 const records = <const N extends AlertRecordList>(name: N, title: string, required: boolean): MultiselectAttribute<N> => ({ name, type: "multiselect", title, default: [], required, maxItems: MAX_LIST_IDS });
 
+const stopMinutes = minutes("stop_duration", "Stopped for longer than (minutes)", "10");
+const idleMinutes = minutes("idle_duration", "Idle for longer than (minutes)", "10");
+/** How near a point of interest (metres) a vehicle stands to be at it. */
+const poiTolerance = integer("distance_tolerance", "Within (metres) of a point of interest", "100", 1, 10_000);
+
 /** alert_fuel_type: the unit of a fuel_change threshold (the vendor's L and Gal, plus percent of the tank). */
 export const ALERT_FUEL_UNITS = [
   { id: 1, value: "L" },
@@ -87,9 +92,11 @@ export const ALERT_TYPES = declareTypes([
   { type: "geofence_out", title: "Geofence out", attributes: [records("geofences", "Geofences", true)] },
   { type: "geofence_inout", title: "Geofence in/out", attributes: [records("geofences", "Geofences", true)] },
   { type: "custom", title: "Custom events", attributes: [records("events_custom", "Custom events", true)] },
-  { type: "stop_duration", title: "Stop duration", attributes: [minutes("stop_duration", "Stopped for longer than (minutes)", "10")] },
+  { type: "stop_duration", title: "Stop duration", attributes: [stopMinutes] },
   { type: "offline_duration", title: "Offline duration", attributes: [minutes("offline_duration", "Offline for longer than (minutes)", "60")] },
-  { type: "idle_duration", title: "Idle duration", attributes: [minutes("idle_duration", "Idle for longer than (minutes)", "10")] },
+  { type: "idle_duration", title: "Idle duration", attributes: [idleMinutes] },
+  { type: "poi_stop_duration", title: "Stop at a point of interest", attributes: [records("pois", "Points of interest", true), stopMinutes, poiTolerance] },
+  { type: "poi_idle_duration", title: "Idle at a point of interest", attributes: [records("pois", "Points of interest", true), idleMinutes, poiTolerance] },
   { type: "ignition_duration", title: "Ignition duration", attributes: [minutes("ignition_duration", "Ignition on for longer than (minutes)", "60")] },
   { type: "driver", title: "Driver change", attributes: [records("drivers", "Drivers (none: any driver)", false)] },
   // The drivers listed are the authorised ones; none listed: any of the owner's drivers is.
@@ -155,6 +162,7 @@ export interface AlertAttributeValues {
   geofences: number[];
   drivers: number[];
   events_custom: number[];
+  pois: number[];
 }
 
 const isInt = (v: unknown): v is number => typeof v === "number" && Number.isSafeInteger(v);
@@ -166,7 +174,7 @@ const label = (name: string) => name.replaceAll("_", " ");
  * every field. Errors by field name; ownership of the ids in lists is the caller's check.
  */
 export function checkAlertAttributes(type: AlertTypeDeclaration, input: Readonly<Record<string, unknown>>): { ok: true; values: AlertAttributeValues } | { ok: false; errors: Record<string, string> } {
-  const values: AlertAttributeValues = { attributes: {}, geofences: [], drivers: [], events_custom: [] };
+  const values: AlertAttributeValues = { attributes: {}, geofences: [], drivers: [], events_custom: [], pois: [] };
   const errors: Record<string, string> = {};
   for (const attr of type.attributes) {
     const raw = input[attr.name];

@@ -41,8 +41,8 @@ export const EVENT_TYPES = declareEventTypes([
   { type: "move_duration", title: "Movement duration", alerts: ["move_duration"] },
   { type: "time_duration", title: "Time duration" },
   { type: "unplugged", title: "Unplugged", alerts: ["unplugged"] },
-  { type: "poi_stop_duration", title: "Stop at a point of interest" },
-  { type: "poi_idle_duration", title: "Idle at a point of interest" },
+  { type: "poi_stop_duration", title: "Stop at a point of interest", alerts: ["poi_stop_duration"] },
+  { type: "poi_idle_duration", title: "Idle at a point of interest", alerts: ["poi_idle_duration"] },
 ]);
 
 export type EventTypeName = (typeof EVENT_TYPES)[number]["type"];

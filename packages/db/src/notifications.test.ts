@@ -45,6 +45,7 @@ function describeSilence(label: string, open: () => Promise<{ handle: DbHandle; 
           geofences: [depot, yard],
           drivers: [],
           eventsCustom: [],
+          pois: [],
           schedule: false,
           schedules: {},
           notifications,

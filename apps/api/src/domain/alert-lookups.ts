@@ -1,4 +1,4 @@
-import { ALERT_COMMAND_TYPES, ALERT_TYPES, InvalidInputError, userClock, type AlertAttribute, type AlertsCommands, type AlertsSummaryQuery, type AlertsSummaryResponse } from "@fleet/contracts";
+import { ALERT_COMMAND_TYPES, ALERT_TYPES, InvalidInputError, userClock, type AlertAttribute, type AlertRecordList, type AlertsCommands, type AlertsSummaryQuery, type AlertsSummaryResponse } from "@fleet/contracts";
 import { countUserEventsByAlert, findUserAlert, listAlertChoices, listUserAlerts, listUserDevicesByIds, type Db, type User } from "@fleet/db";
 import type { LiveStore } from "@fleet/live";
 import { commandLabelsFor, commandTitles } from "../lib/command-catalogue.js";
@@ -17,10 +17,11 @@ type Option = { id: string; title: string };
 /** get_alerts_attributes: each alert type with its input fields; multiselects list the user's records. */
 export async function attributes(db: Db, user: User) {
   const choices = await listAlertChoices(db, user.id);
-  const records: Record<"geofences" | "drivers" | "events_custom", Option[]> = {
+  const records: Record<AlertRecordList, Option[]> = {
     geofences: choices.geofences.map((g) => ({ id: String(g.id), title: g.name })),
     drivers: choices.drivers.map((d) => ({ id: String(d.id), title: d.name })),
     events_custom: choices.customEvents.map((e) => ({ id: String(e.id), title: e.message })),
+    pois: choices.pois.map((p) => ({ id: String(p.id), title: p.name })),
   };
   const field = (a: AlertAttribute) => {
     const base = { name: a.name, type: a.type, title: a.title };

@@ -57,8 +57,8 @@ type Errors = Record<string, string>;
 
 const WHAT = "Alert";
 
-// The database's list names are the body's but for events_custom, labelled in words.
-const wording: Wording = { eventsCustom: { message: "The selected custom events are invalid." } };
+// The database's list names are the body's but for events_custom; it and pois are labelled in words.
+const wording: Wording = { eventsCustom: { message: "The selected custom events are invalid." }, pois: { message: "The selected points of interest are invalid." } };
 
 const EVENT_TYPES = [
   { id: 1, value: "Custom events" },
@@ -104,7 +104,7 @@ function notificationsOf(input: AlertNotificationsInput | undefined, stored: Ale
 
 /** The chosen type's attributes from the body, falling back to the stored ones when an edit keeps the type. */
 function attributeInput(b: AddAlertBody, stored: Alert | undefined): Record<string, unknown> {
-  const kept = stored && stored.type === b.type ? { ...stored.attributes, geofences: stored.geofences, drivers: stored.drivers, events_custom: stored.eventsCustom } : {};
+  const kept = stored && stored.type === b.type ? { ...stored.attributes, geofences: stored.geofences, drivers: stored.drivers, events_custom: stored.eventsCustom, pois: stored.pois } : {};
   const given = Object.fromEntries(Object.entries(b).filter(([, v]) => v !== undefined));
   return { ...kept, ...given };
 }
@@ -130,7 +130,7 @@ function alertValues(b: AddAlertBody, stored?: Alert): AlertValues {
   const channels = topCommand ? { ...b.notifications, command: b.command } : b.notifications;
   const notifications = notificationsOf(channels, stored?.notifications ?? NO_NOTIFICATIONS, errors, topCommand ? "command" : "notifications.command");
   if (!attrs.ok || Object.keys(errors).length > 0) throw new InvalidInputError(errors);
-  const { attributes, geofences, drivers, events_custom } = attrs.values;
+  const { attributes, geofences, drivers, events_custom, pois } = attrs.values;
   return {
     name: b.name,
     type: b.type,
@@ -141,6 +141,7 @@ function alertValues(b: AddAlertBody, stored?: Alert): AlertValues {
     geofences,
     drivers,
     eventsCustom: events_custom,
+    pois,
     schedule,
     schedules,
     notifications,
@@ -179,6 +180,7 @@ function alertRecord(a: UserAlert, timezoneId: number): AlertRecord {
     drivers: a.drivers,
     geofences: a.geofences,
     events_custom: a.eventsCustom,
+    pois: a.pois,
     zone: a.zone,
     zones: a.zoneGeofences,
     schedule: a.schedule,
@@ -190,7 +192,7 @@ function alertRecord(a: UserAlert, timezoneId: number): AlertRecord {
 
 function descriptor(attr: AlertAttribute, choices: AlertChoices) {
   if (attr.type !== "multiselect") return { name: attr.name, type: attr.type, title: attr.title, default: attr.default, options: attr.type === "select" ? attr.options.map((o) => ({ ...o })) : null };
-  const records = { geofences: choices.geofences, drivers: choices.drivers, events_custom: choices.customEvents.map((e) => ({ id: e.id, name: e.message })) }[attr.name];
+  const records = { geofences: choices.geofences, drivers: choices.drivers, events_custom: choices.customEvents.map((e) => ({ id: e.id, name: e.message })), pois: choices.pois }[attr.name];
   return { name: attr.name, type: attr.type, title: attr.title, default: [...attr.default], options: records.map((r) => ({ id: r.id, value: r.name })) };
 }
 

@@ -4,7 +4,8 @@ import * as mapIcons from "../domain/map-icons.js";
 import { OK, endpoints } from "../lib/endpoints.js";
 
 export const mapIconRoutes: FastifyPluginAsyncTypebox = async (app) => {
-  const { db } = app.services;
+  // Map icons are the points of interest of poi_* alerts: a change is the rules service's to know.
+  const { db, rulesNotices } = app.services;
   const api = endpoints(app, ["Map icon"]);
 
   api.get("/get_map_icons", { summary: "The catalogue of icons a map icon can use", response: contracts.GetMapIconsResponseSchema }, mapIcons.catalogue);
@@ -13,12 +14,12 @@ export const mapIconRoutes: FastifyPluginAsyncTypebox = async (app) => {
   api.post(
     "/edit_map_icon",
     { summary: "Rewrite a map icon (id plus the add_map_icon fields; a description left out keeps its value)", body: contracts.EditMapIconBodySchema, response: contracts.GeoOkSchema },
-    async ({ user, body }) => (await mapIcons.edit(db, user, body), OK),
+    async ({ user, body }) => (await rulesNotices.afterUserWrite(user.id, mapIcons.edit(db, user, body)), OK),
   );
-  api.get("/destroy_map_icon", { summary: "Delete one of the user's map icons", query: contracts.MapIconIdQuerySchema, response: contracts.GeoOkSchema }, async ({ user, query }) => (await mapIcons.destroy(db, user, query.map_icon_id), OK));
+  api.get("/destroy_map_icon", { summary: "Delete one of the user's map icons", query: contracts.MapIconIdQuerySchema, response: contracts.GeoOkSchema }, async ({ user, query }) => (await rulesNotices.afterUserWrite(user.id, mapIcons.destroy(db, user, query.map_icon_id)), OK));
   api.either(
     "/change_active_map_icon",
     { summary: "Set active on one or more of the user's map icons, all or nothing; active left out means off", input: contracts.ChangeActiveSchema, response: contracts.GeoOkSchema },
-    async ({ user, input }) => (await mapIcons.changeActive(db, user, input), OK),
+    async ({ user, input }) => (await rulesNotices.afterUserWrite(user.id, mapIcons.changeActive(db, user, input)), OK),
   );
 };

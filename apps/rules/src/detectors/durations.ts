@@ -1,7 +1,7 @@
-import type { EnrichedPosition } from "@fleet/contracts";
-import { UNCHANGED, quiet, type Detector } from "../detector.js";
-import { messagesFor, type EventMessages } from "../messages.js";
+import { UNCHANGED, quiet, type Detector, type DetectorInput } from "../detector.js";
+import { messagesFor } from "../messages.js";
 import type { RuleAlert } from "../model.js";
+import { poiAt } from "./pois.js";
 
 export interface SpellMemory {
   /** Fix time the condition began to hold; null while it does not. */
@@ -11,23 +11,16 @@ export interface SpellMemory {
   broke?: number;
 }
 
-type SpellType = "stop_duration" | "idle_duration" | "ignition_duration" | "move_duration";
-
-/** Which message a duration alert's event reads as. */
-const SPELL_MESSAGE = {
-  stop_duration: "stopDuration",
-  idle_duration: "idleDuration",
-  ignition_duration: "ignitionDuration",
-  move_duration: "moveDuration",
-} as const satisfies Record<SpellType, keyof EventMessages>;
-
-/** How a duration alert's event reads in its owner's language. */
-const spellMessage = (type: SpellType, lang: string, minutes: number): string => messagesFor(lang)[SPELL_MESSAGE[type]](minutes);
+type SpellType = "stop_duration" | "idle_duration" | "ignition_duration" | "move_duration" | "poi_stop_duration" | "poi_idle_duration";
 
 /** A duration alert's condition. */
 interface Spell {
   type: SpellType;
-  holds(p: EnrichedPosition): boolean;
+  /** The alert attribute holding its minutes. */
+  minutes: "stop_duration" | "idle_duration" | "ignition_duration" | "move_duration";
+  holds(input: DetectorInput): boolean;
+  /** How its event reads, in the owner's language, at the position that fires it. */
+  message(input: DetectorInput, minutes: number): string;
   /** Minutes the condition may break without ending the spell (a movement's short stops); none by default. */
   grace?(alert: RuleAlert): number;
 }
@@ -43,10 +36,11 @@ const NOT_HOLDING: SpellMemory = Object.freeze({ since: null, fired: false });
  * that crossed the limit and the sweep over silent devices record it once between them.
  */
 function spellDetector(spell: Spell): Detector<SpellMemory> {
-  return ({ position, alert, owner }, previous) => {
-    const minutes = alert.attributes[spell.type];
+  return (input, previous) => {
+    const { position, alert } = input;
+    const minutes = alert.attributes[spell.minutes];
     if (minutes === undefined) return UNCHANGED;
-    if (!spell.holds(position)) {
+    if (!spell.holds(input)) {
       if (previous?.since == null) return previous?.since === null && !previous.fired ? UNCHANGED : quiet(NOT_HOLDING);
       // Within its grace the spell goes on (not firing meanwhile); past it, it has ended.
       const broke = previous.broke ?? position.fixTime;
@@ -56,16 +50,45 @@ function spellDetector(spell: Spell): Detector<SpellMemory> {
     const since = previous?.since ?? position.fixTime;
     const fired = previous?.since != null && previous.fired;
     if (fired || position.fixTime - since < minutes * MINUTE) return previous?.since === since && previous.fired === fired && previous.broke === undefined ? UNCHANGED : quiet({ since, fired });
-    return { events: [{ type: spell.type, message: spellMessage(spell.type, owner.lang, minutes), episode: since }], next: { since, fired: true } };
+    return { events: [{ type: spell.type, message: spell.message(input, minutes), episode: since }], next: { since, fired: true } };
   };
 }
 
-export const stopDuration = spellDetector({ type: "stop_duration", holds: (p) => !p.moving });
-export const idleDuration = spellDetector({ type: "idle_duration", holds: (p) => p.engineOn && !p.moving });
-export const ignitionDuration = spellDetector({ type: "ignition_duration", holds: (p) => p.engineOn });
+const standing = ({ position }: DetectorInput) => !position.moving;
+const idling = ({ position }: DetectorInput) => position.engineOn && !position.moving;
+
+export const stopDuration = spellDetector({ type: "stop_duration", minutes: "stop_duration", holds: standing, message: ({ owner }, m) => messagesFor(owner.lang).stopDuration(m) });
+export const idleDuration = spellDetector({ type: "idle_duration", minutes: "idle_duration", holds: idling, message: ({ owner }, m) => messagesFor(owner.lang).idleDuration(m) });
+export const ignitionDuration = spellDetector({ type: "ignition_duration", minutes: "ignition_duration", holds: ({ position }) => position.engineOn, message: ({ owner }, m) => messagesFor(owner.lang).ignitionDuration(m) });
+
 /**
  * move_duration: moving for longer than the alert's minutes, once per movement; a stop
  * shorter than its min_parking_duration (traffic, a crossing) does not end the movement, and
  * the time it takes counts toward it.
  */
-export const moveDuration = spellDetector({ type: "move_duration", holds: (p) => p.moving, grace: (alert) => alert.attributes.min_parking_duration ?? 0 });
+export const moveDuration = spellDetector({
+  type: "move_duration",
+  minutes: "move_duration",
+  holds: ({ position }) => position.moving,
+  message: ({ owner }, m) => messagesFor(owner.lang).moveDuration(m),
+  grace: (alert) => alert.attributes.min_parking_duration ?? 0,
+});
+
+/**
+ * poi_stop_duration and poi_idle_duration: standing (or idling) within the alert's
+ * distance_tolerance of one of its points of interest for longer than its stop_duration (or
+ * idle_duration) minutes, once per stop; the message names the nearest of them.
+ */
+const poiName = ({ position, alert, device }: DetectorInput) => poiAt(device, alert, position)?.name ?? "";
+export const poiStopDuration = spellDetector({
+  type: "poi_stop_duration",
+  minutes: "stop_duration",
+  holds: (input) => standing(input) && poiAt(input.device, input.alert, input.position) !== undefined,
+  message: (input, m) => messagesFor(input.owner.lang).poiStopDuration(poiName(input), m),
+});
+export const poiIdleDuration = spellDetector({
+  type: "poi_idle_duration",
+  minutes: "idle_duration",
+  holds: (input) => idling(input) && poiAt(input.device, input.alert, input.position) !== undefined,
+  message: (input, m) => messagesFor(input.owner.lang).poiIdleDuration(poiName(input), m),
+});

@@ -5,7 +5,7 @@ import { distance } from "./distance.js";
 import { sos, unplugged } from "./alarms.js";
 import { driver, driverUnauthorized } from "./driver.js";
 import { fuelChange } from "./fuel-change.js";
-import { idleDuration, ignitionDuration, moveDuration, stopDuration } from "./durations.js";
+import { idleDuration, ignitionDuration, moveDuration, poiIdleDuration, poiStopDuration, stopDuration } from "./durations.js";
 import { ignition, moveStart } from "./edges.js";
 import { geofence } from "./geofence.js";
 import { overspeed } from "./overspeed.js";
@@ -35,5 +35,7 @@ export const DETECTORS: Partial<Record<AlertTypeName, AnyDetector>> = {
   ignition: erased(ignition),
   move_start: erased(moveStart),
   move_duration: erased(moveDuration),
+  poi_stop_duration: erased(poiStopDuration),
+  poi_idle_duration: erased(poiIdleDuration),
   fuel_change: erased(fuelChange),
 };

@@ -77,6 +77,7 @@ const alertPostFields = {
   geofences: Type.Optional(Ids(1000)),
   drivers: Type.Optional(Ids(1000)),
   events_custom: Type.Optional(Ids(1000)),
+  pois: Type.Optional(Ids(1000)),
   ...scalarAttributeFields,
 };
 
@@ -122,6 +123,7 @@ export const AlertSchema = Type.Object({
   drivers: Type.Array(Type.Integer()),
   geofences: Type.Array(Type.Integer()),
   events_custom: Type.Array(Type.Integer()),
+  pois: Type.Array(Type.Integer()),
   zone: Type.Integer({ minimum: 0, maximum: 2 }),
   zones: Type.Array(Type.Object({ id: Type.Integer(), name: Type.String() }), { description: "the zone's geofences" }),
   schedule: Type.Boolean(),

@@ -5,7 +5,7 @@ import { ownedRows } from "../owned.js";
 import { alertDevices, alerts, customEvents, type Alert, type AlertNotifications } from "../schema/alerts.js";
 import { devices } from "../schema/devices.js";
 import { drivers } from "../schema/drivers.js";
-import { geofences } from "../schema/geofences.js";
+import { geofences, userMapIcons } from "../schema/geofences.js";
 import { userDevices } from "../schema/user-devices.js";
 import { isRowId } from "../row-id.js";
 
@@ -20,6 +20,7 @@ export interface AlertValues {
   geofences: number[];
   drivers: number[];
   eventsCustom: number[];
+  pois: number[];
   schedule: boolean;
   schedules: Record<string, string[]>;
   notifications: AlertNotifications;
@@ -35,16 +36,17 @@ export interface AlertChoices {
   geofences: { id: number; name: string }[];
   drivers: { id: number; name: string }[];
   customEvents: { id: number; message: string }[];
+  pois: { id: number; name: string }[];
 }
 
 const owned = ownedRows(alerts);
 
 /** The id lists of an alert that name the user's records. */
-type ReferenceList = "devices" | "zones" | "geofences" | "drivers" | "eventsCustom";
+type ReferenceList = "devices" | "zones" | "geofences" | "drivers" | "eventsCustom" | "pois";
 
-const byUser = (table: typeof geofences | typeof drivers | typeof customEvents, userId: number, ids: number[]) => and(eq(table.userId, userId), inArray(table.id, ids));
+const byUser = (table: typeof geofences | typeof drivers | typeof customEvents | typeof userMapIcons, userId: number, ids: number[]) => and(eq(table.userId, userId), inArray(table.id, ids));
 
-/** Which of `ids` name the user's records of that list's kind (non-deleted devices the user has, own geofences, drivers, custom events). */
+/** Which of `ids` name the user's records of that list's kind (non-deleted devices the user has, own geofences, drivers, custom events, points of interest). */
 async function ownedIds(q: Queryable, userId: number, list: ReferenceList, ids: readonly number[]): Promise<Set<number>> {
   const wanted = [...new Set(ids)].filter(isRowId);
   if (wanted.length === 0) return new Set();
@@ -56,7 +58,7 @@ async function ownedIds(q: Queryable, userId: number, list: ReferenceList, ids: 
       .innerJoin(devices, eq(devices.id, userDevices.deviceId))
       .where(and(eq(userDevices.userId, userId), eq(devices.deleted, false), inArray(userDevices.deviceId, wanted)));
   } else {
-    const table = list === "drivers" ? drivers : list === "eventsCustom" ? customEvents : geofences;
+    const table = list === "drivers" ? drivers : list === "eventsCustom" ? customEvents : list === "pois" ? userMapIcons : geofences;
     rows = await q.select({ id: table.id }).from(table).where(byUser(table, userId, wanted));
   }
   return new Set(rows.map((r) => r.id));
@@ -72,7 +74,7 @@ async function assertOwnReferences(q: Queryable, userId: number, lists: Partial<
   assertNotRefused(refusals);
 }
 
-const referenceLists = ({ devices, zones, geofences, drivers, eventsCustom }: AlertValues) => ({ devices, zones, geofences, drivers, eventsCustom });
+const referenceLists = ({ devices, zones, geofences, drivers, eventsCustom, pois }: AlertValues) => ({ devices, zones, geofences, drivers, eventsCustom, pois });
 
 function columns(v: AlertValues) {
   return {
@@ -85,6 +87,7 @@ function columns(v: AlertValues) {
     geofences: v.geofences,
     drivers: v.drivers,
     eventsCustom: v.eventsCustom,
+    pois: v.pois,
     schedule: v.schedule,
     schedules: v.schedules,
     notifications: v.notifications,
@@ -103,7 +106,7 @@ async function writeDevices(tx: Tx, alertId: number, deviceIds: readonly number[
 
 /** The records the user's alerts can name, each list by id. */
 export async function listAlertChoices(db: Queryable, userId: number): Promise<AlertChoices> {
-  const [deviceRows, geofenceRows, driverRows, eventRows] = await Promise.all([
+  const [deviceRows, geofenceRows, driverRows, eventRows, poiRows] = await Promise.all([
     db
       .select({ id: devices.id, name: devices.name })
       .from(userDevices)
@@ -113,8 +116,9 @@ export async function listAlertChoices(db: Queryable, userId: number): Promise<A
     db.select({ id: geofences.id, name: geofences.name }).from(geofences).where(eq(geofences.userId, userId)).orderBy(asc(geofences.id)),
     db.select({ id: drivers.id, name: drivers.name }).from(drivers).where(eq(drivers.userId, userId)).orderBy(asc(drivers.id)),
     db.select({ id: customEvents.id, message: customEvents.message }).from(customEvents).where(eq(customEvents.userId, userId)).orderBy(asc(customEvents.id)),
+    db.select({ id: userMapIcons.id, name: userMapIcons.name }).from(userMapIcons).where(eq(userMapIcons.userId, userId)).orderBy(asc(userMapIcons.id)),
   ]);
-  return { devices: deviceRows, geofences: geofenceRows, drivers: driverRows, customEvents: eventRows };
+  return { devices: deviceRows, geofences: geofenceRows, drivers: driverRows, customEvents: eventRows, pois: poiRows };
 }
 
 /** `rows` as their owner sees them, given the owner's choices. */
@@ -126,11 +130,13 @@ async function view(db: Queryable, rows: Alert[], choices: AlertChoices): Promis
   const geofenceNames = new Map(choices.geofences.map((g) => [g.id, g.name]));
   const ownDrivers = new Set(choices.drivers.map((d) => d.id));
   const ownEvents = new Set(choices.customEvents.map((e) => e.id));
+  const ownPois = new Set(choices.pois.map((p) => p.id));
   return rows.map((alert) => ({
     ...alert,
     geofences: alert.geofences.filter((id) => geofenceNames.has(id)),
     drivers: alert.drivers.filter((id) => ownDrivers.has(id)),
     eventsCustom: alert.eventsCustom.filter((id) => ownEvents.has(id)),
+    pois: alert.pois.filter((id) => ownPois.has(id)),
     zones: alert.zones.filter((id) => geofenceNames.has(id)),
     zoneGeofences: alert.zones.filter((id) => geofenceNames.has(id)).map((id) => ({ id, name: geofenceNames.get(id)! })),
     devices: deviceRows.filter((r) => r.alertId === alert.id && ownDevices.has(r.deviceId)).map((r) => r.deviceId),
@@ -159,7 +165,7 @@ async function lockAlert(tx: Tx, userId: number, alertId: number): Promise<Alert
 
 /**
  * Inserts the alert and its devices in one transaction; returns its id.
- * @throws RefusedError (devices, zones, geofences, drivers, eventsCustom: unknown) when an id list names anything but the user's records.
+ * @throws RefusedError (devices, zones, geofences, drivers, eventsCustom, pois: unknown) when an id list names anything but the user's records.
  */
 export async function createAlert(db: Db, userId: number, values: AlertValues): Promise<number> {
   return db.transaction(async (tx) => {
@@ -191,6 +197,7 @@ export async function updateAlert(db: Db, userId: number, alertId: number, build
       geofences: await kept("geofences", stored.geofences),
       drivers: await kept("drivers", stored.drivers),
       eventsCustom: await kept("eventsCustom", stored.eventsCustom),
+      pois: await kept("pois", stored.pois),
     };
     const values = build(current);
     await assertOwnReferences(tx, userId, referenceLists(values));

@@ -3,7 +3,7 @@ import type { Queryable } from "../client.js";
 import { alertDevices, alerts, customEvents, type Alert, type CustomEvent } from "../schema/alerts.js";
 import { devices, type Device } from "../schema/devices.js";
 import { drivers, type Driver } from "../schema/drivers.js";
-import { geofences, type Geofence } from "../schema/geofences.js";
+import { geofences, userMapIcons, type Geofence, type UserMapIcon } from "../schema/geofences.js";
 import { sensors, type Sensor } from "../schema/sensors.js";
 import { userDevices } from "../schema/user-devices.js";
 import { users, type User } from "../schema/users.js";
@@ -13,7 +13,8 @@ import { isUserUsable } from "./users.js";
 /*
  * What the rules service checks positions against, in two parts it caches apart: per device,
  * the active alerts watching it (of users who still see it) and its sensors; per user, the
- * user's settings, active alerts and the geofences, custom events and drivers they name. A
+ * user's settings, active alerts and the geofences, custom events, drivers and points of
+ * interest they name. A
  * fleet's alerts usually watch all its devices, so a user's records are read once for the
  * whole fleet rather than once per batch of its devices.
  */
@@ -60,13 +61,15 @@ export interface UserRuleRecords {
   /** The active geofences the alerts name (as geofences or zones), of the alerts' users. */
   geofences: Geofence[];
   customEvents: CustomEvent[];
-  /** The drivers of users with a driver alert. */
+  /** The drivers of users with a driver or driver_unauthorized alert. */
   drivers: Driver[];
+  /** The active points of interest the alerts name. */
+  pois: UserMapIcon[];
 }
 
 export async function loadUserRuleRecords(q: Queryable, userIds: readonly number[]): Promise<UserRuleRecords> {
   const ids = [...new Set(userIds)];
-  const none: UserRuleRecords = { users: [], alerts: [], geofences: [], customEvents: [], drivers: [] };
+  const none: UserRuleRecords = { users: [], alerts: [], geofences: [], customEvents: [], drivers: [], pois: [] };
   if (ids.length === 0) return none;
   const owners = (await q.select().from(users).where(inArray(users.id, ids))).filter((u) => isUserUsable(u));
   if (owners.length === 0) return none;
@@ -74,13 +77,15 @@ export async function loadUserRuleRecords(q: Queryable, userIds: readonly number
   const alertRows = await q.select().from(alerts).where(and(inArray(alerts.userId, usable), eq(alerts.active, true)));
   const geofenceIds = new Set(alertRows.flatMap((a) => [...a.geofences, ...a.zones]));
   const customIds = new Set(alertRows.flatMap((a) => a.eventsCustom));
-  const driverUsers = [...new Set(alertRows.filter((a) => a.type === "driver").map((a) => a.userId))];
-  const [geofenceRows, customRows, driverRows] = await Promise.all([
+  const driverUsers = [...new Set(alertRows.filter((a) => a.type === "driver" || a.type === "driver_unauthorized").map((a) => a.userId))];
+  const poiIds = new Set(alertRows.flatMap((a) => a.pois));
+  const [geofenceRows, customRows, driverRows, poiRows] = await Promise.all([
     geofenceIds.size === 0 ? [] : q.select().from(geofences).where(and(inArray(geofences.id, [...geofenceIds]), eq(geofences.active, true))),
     customIds.size === 0 ? [] : q.select().from(customEvents).where(inArray(customEvents.id, [...customIds])),
     driverUsers.length === 0 ? [] : q.select().from(drivers).where(inArray(drivers.userId, driverUsers)),
+    poiIds.size === 0 ? [] : q.select().from(userMapIcons).where(and(inArray(userMapIcons.id, [...poiIds]), eq(userMapIcons.active, true))),
   ]);
-  return { users: owners, alerts: alertRows, geofences: geofenceRows, customEvents: customRows, drivers: driverRows };
+  return { users: owners, alerts: alertRows, geofences: geofenceRows, customEvents: customRows, drivers: driverRows, pois: poiRows };
 }
 
 /**

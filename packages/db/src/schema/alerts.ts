@@ -60,8 +60,8 @@ export const NO_NOTIFICATIONS: AlertNotifications = {
 
 /**
  * An alert: which devices, of which type (with that type's attributes), where (zone +
- * zones), when (schedules) and how to notify. Ids of geofences, drivers and custom events
- * it names are kept as arrays and filtered to the user's existing records on read.
+ * zones), when (schedules) and how to notify. Ids of geofences, drivers, custom events and
+ * points of interest it names are kept as arrays and filtered to the user's existing records on read.
  */
 export const alerts = pgTable(
   "alerts",
@@ -81,6 +81,8 @@ export const alerts = pgTable(
     geofences: jsonb("geofences").$type<number[]>().notNull().default([]),
     drivers: jsonb("drivers").$type<number[]>().notNull().default([]),
     eventsCustom: jsonb("events_custom").$type<number[]>().notNull().default([]),
+    /** Points of interest (user_map_icons) of a poi_stop_duration or poi_idle_duration alert. */
+    pois: jsonb("pois").$type<number[]>().notNull().default([]),
     schedule: boolean("schedule").notNull().default(false),
     /** weekday → the active "HH:MM" quarter-hour slots. */
     schedules: jsonb("schedules").$type<Record<string, string[]>>().notNull().default({}),

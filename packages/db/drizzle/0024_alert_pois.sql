@@ -1,0 +1,1 @@
+ALTER TABLE "alerts" ADD COLUMN "pois" jsonb DEFAULT '[]'::jsonb NOT NULL;
