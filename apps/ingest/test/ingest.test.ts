@@ -49,6 +49,17 @@ describe("ingest over HTTP", () => {
     expect(p!.id).toBeGreaterThan(0);
   });
 
+  it("answers at the vendor Swagger's other addresses of insert.php too: /insert.php2 and both under /api", async () => {
+    const paths = ["/insert.php2", "/api/insert.php", "/api/insert.php2"];
+    for (const [i, path] of paths.entries()) {
+      const res = await h.app.inject({ method: "GET", url: `${path}?uniqueId=alias-${i}&protocol=osmand&latitude=54.6&longitude=25.2&altitude=100&course=0&speed=0&fixTime=${Date.now() - 5000}` });
+      expect(res.json(), path).toEqual({ status: 1 });
+    }
+    const post = await h.app.inject({ method: "POST", url: "/api/insert.php", payload: { uniqueId: "alias-post", protocol: "osmand", latitude: 54.6, longitude: 25.2, altitude: 100, course: 0, speed: 0, fixTime: Date.now() - 5000 } });
+    expect(post.json()).toEqual({ status: 1 });
+    expect((await h.seen(4)).map((p) => p.uniqueId).sort()).toEqual(["alias-0", "alias-1", "alias-2", "alias-post"]);
+  });
+
   it("accepts the same fields as a form POST and as a JSON POST, and Traccar's JSON forward", async () => {
     const form = formAttributesBody.replace("fixTime=1732190400000", `fixTime=${Date.now()}`);
     const r1 = await h.app.inject({ method: "POST", url: "/insert.php", headers: { "content-type": "application/x-www-form-urlencoded" }, payload: form });

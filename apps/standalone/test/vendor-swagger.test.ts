@@ -50,8 +50,8 @@ async function call(op: string, req: Req = {}): Promise<Reply> {
   const [method, template] = op.split(" ") as [string, string];
   // 1 for a path value no case gives: the not-implemented operations, asked with no record.
   const filled = template.replace(/\{(\w+)\}/g, (_, name: string) => String(req.params?.[name] ?? 1));
-  // insert.php is served at the root (the tracker's insert URL), the rest under the Swagger's basePath.
-  const url = new URL(filled === "/insert.php" ? filled : `/api${filled}`, fleet.url);
+  // Under the Swagger's basePath, as a client built from it calls: insert.php too (devices use the root's).
+  const url = new URL(`/api${filled}`, fleet.url);
   if (!req.anonymous) {
     url.searchParams.set("lang", "en");
     url.searchParams.set("user_api_hash", req.as ? await login(req.as) : adminHash);

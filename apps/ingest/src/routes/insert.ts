@@ -8,6 +8,13 @@ export const BATCH_MAX_POSITIONS = 10_000;
 const BATCH_BODY_LIMIT = 32 * 1024 * 1024;
 
 
+/**
+ * insert.php where a client built from the vendor's Swagger looks for it too: under the
+ * Swagger's basePath, and as `insert.php2`, its second description of the same query fields.
+ * Devices use `/insert.php` (the fast path); these go through the router.
+ */
+export const INSERT_ALIASES = ["/insert.php2", "/api/insert.php", "/api/insert.php2"] as const;
+
 /** One position per request: the spec's GET, and the same fields as a form or JSON POST. */
 export const insertRoutes: FastifyPluginAsync<{ publisher: Publisher }> = async (app, { publisher }) => {
   const single = async (fields: unknown, reply: FastifyReply) => {
@@ -16,12 +23,14 @@ export const insertRoutes: FastifyPluginAsync<{ publisher: Publisher }> = async 
     return reply.code(answer.statusCode).type("application/json").send(answer.body);
   };
 
-  app.get("/insert.php", (req, reply) => single(req.query, reply));
-  app.post("/insert.php", (req, reply) => {
-    // Some gateways POST with the fields in the query string and an empty body.
-    const body = req.body && typeof req.body === "object" ? req.body : {};
-    return single({ ...(req.query as object), ...body }, reply);
-  });
+  for (const path of ["/insert.php", ...INSERT_ALIASES]) {
+    app.get(path, (req, reply) => single(req.query, reply));
+    app.post(path, (req, reply) => {
+      // Some gateways POST with the fields in the query string and an empty body.
+      const body = req.body && typeof req.body === "object" ? req.body : {};
+      return single({ ...(req.query as object), ...body }, reply);
+    });
+  }
 
   /** Gateways: a JSON array or NDJSON of positions; valid ones are taken even when others are not. */
   app.post("/insert", { bodyLimit: BATCH_BODY_LIMIT }, async (req) => {
