@@ -61,6 +61,7 @@ describeApi("geofences", (h) => {
         coordinates: JSON.stringify(SQUARE),
         center: { lat: 54.69, lng: 25.28 },
         radius: null,
+        speed_limit: null,
         created_at: formatDateTime(row.createdAt.getTime(), 65),
         updated_at: formatDateTime(row.updatedAt.getTime(), 65),
       } satisfies GeofenceRecord);
@@ -187,6 +188,22 @@ describeApi("geofences", (h) => {
       expect(await record(h, user, id)).toMatchObject({ name: "Round", polygon_color: "#ff0000", type: "circle", coordinates: "[]", center: { lat: 1, lng: 2 }, radius: 30, group_id: group, active: 0 });
       ok(await h.post("/edit_geofence", { user, as: "form", body: { ...geofenceBody({ id, group_id: 0, active: 1 }), polygon: JSON.stringify(SQUARE) } }), GeoOkSchema);
       expect(await record(h, user, id)).toMatchObject({ type: "polygon", coordinates: JSON.stringify(SQUARE), radius: null, group_id: null, active: 1 });
+    });
+
+    it("keeps a speed limit in km/h: set, kept when an edit leaves it out, removed by 0 or null, refused out of range", async () => {
+      const user = await h.newUser();
+      const id = await add(h, user, { speed_limit: 50 });
+      expect((await record(h, user, id))!.speed_limit).toBe(50);
+      ok(await h.post("/edit_geofence", { user, as: "form", body: { ...geofenceBody({ id, name: "School" }), polygon: JSON.stringify(SQUARE) } }), GeoOkSchema);
+      expect(await record(h, user, id)).toMatchObject({ name: "School", speed_limit: 50 });
+      ok(await h.post("/edit_geofence", { user, as: "form", body: { ...geofenceBody({ id, speed_limit: "30.5" }), polygon: JSON.stringify(SQUARE) } }), GeoOkSchema);
+      expect((await record(h, user, id))!.speed_limit).toBe(30.5);
+      ok(await h.post("/edit_geofence", { user, body: geofenceBody({ id, speed_limit: 0 }) }), GeoOkSchema);
+      expect((await record(h, user, id))!.speed_limit).toBeNull();
+      ok(await h.post("/edit_geofence", { user, body: geofenceBody({ id, speed_limit: 40 }) }), GeoOkSchema);
+      ok(await h.post("/edit_geofence", { user, body: geofenceBody({ id, speed_limit: null }) }), GeoOkSchema);
+      expect((await record(h, user, id))!.speed_limit).toBeNull();
+      for (const speed_limit of [-1, 1001, "fast"]) expect(Object.keys(invalid(await h.post("/edit_geofence", { user, body: geofenceBody({ id, speed_limit }) })))).toEqual(["speed_limit"]);
     });
 
     it("answers another user's geofence, a missing one and a bad group with 404/422, changing nothing", async () => {

@@ -21,6 +21,8 @@ export interface RuleGeofence {
   id: number;
   name: string;
   shape: GeofenceShape;
+  /** km/h: inside, its owner's overspeed alerts take it as their limit; null for none. */
+  speedLimit: number | null;
 }
 
 export interface RuleCustomEvent {
@@ -83,6 +85,8 @@ export interface DeviceRules {
   drivers: ReadonlyMap<number, readonly RuleDriver[]>;
   /** The active points of interest the owners' alerts name, by id. */
   pois: ReadonlyMap<number, RulePoi>;
+  /** The owners with a geofence that sets a speed limit: only their overspeed alerts look at where the device is. */
+  speedZoneOwners: ReadonlySet<number>;
   /** The device's fuel level sensor, for fuel_change. */
   fuelSensor: SensorDefinition | undefined;
 }
@@ -110,10 +114,14 @@ export function buildUserRules(records: UserRuleRecords): Map<number, UserRules>
   for (const u of records.users) {
     const alerts = new Map(records.alerts.filter((a) => a.userId === u.id).map((a) => [a.id, a]));
     const named = new Set([...alerts.values()].flatMap((a) => [...a.geofences, ...a.zones]));
+    const overspeed = [...alerts.values()].some((a) => a.type === "overspeed");
     const geofences = new Map<number, RuleGeofence>();
     // A referenced record counts only while it is the alert owner's.
     for (const g of records.geofences) {
-      if (g.userId === u.id && named.has(g.id)) geofences.set(g.id, { id: g.id, name: g.name, shape: { type: g.type, coordinates: g.coordinates, center: g.center ?? null, radius: g.radius } });
+      const speedLimit = g.speedLimit !== null && g.speedLimit > 0 ? g.speedLimit : null;
+      if (g.userId === u.id && (named.has(g.id) || (overspeed && speedLimit !== null))) {
+        geofences.set(g.id, { id: g.id, name: g.name, shape: { type: g.type, coordinates: g.coordinates, center: g.center ?? null, radius: g.radius }, speedLimit });
+      }
     }
     const customEvents = new Map<number, RuleCustomEvent>();
     for (const c of records.customEvents) {
@@ -188,6 +196,7 @@ export function rulesOfDevice(device: { id: number; name: string }, watches: rea
     customEvents: union(rules.map((r) => r.customEvents)),
     drivers: new Map(rules.map((r) => [r.user.id, r.drivers])),
     pois: union(rules.map((r) => r.pois)),
+    speedZoneOwners: new Set(rules.filter((r) => [...r.geofences.values()].some((g) => g.speedLimit !== null)).map((r) => r.user.id)),
     fuelSensor: sensors.find((s) => s.deviceId === device.id && isFuelLevel(s)),
   };
 }

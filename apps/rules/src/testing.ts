@@ -67,7 +67,7 @@ export function square(id: number, name: string, lat: number, lng: number, half 
     center: null,
     radius: null,
   };
-  return { id, name, shape };
+  return { id, name, shape, speedLimit: null };
 }
 
 /** A fuel tank sensor reading the `fuel` attribute as litres (or as `over` says). */
@@ -92,6 +92,7 @@ export function deviceRules(
     customEvents: new Map((extra.customEvents ?? []).map((c) => [c.id, c])),
     drivers: new Map([[7, extra.drivers ?? []]]),
     pois: new Map((extra.pois ?? []).map((p) => [p.id, p])),
+    speedZoneOwners: new Set(geofences.size > 0 && [...geofences.values()].some((g) => g.speedLimit !== null) ? users.keys() : []),
     fuelSensor: extra.fuelSensor,
   };
 }

@@ -149,6 +149,18 @@ describe.runIf(hasService("kafka") && hasService("postgres") && hasService("redi
     ]);
   }, 120_000);
 
+  it("takes a geofence's speed limit for the user's overspeed alert inside it", async () => {
+    await createGeofence(db.db, userId, { name: "School", type: "circle", polygonColor: "#ff0000", coordinates: [], center: { lat: 54.8, lng: 25.5 }, radius: 500, speedLimit: 30 });
+    await notice({ userIds: [userId], deviceIds: [] });
+    await sleep(1500);
+    const before = await eventCount();
+    const school = { latitude: 54.8, longitude: 25.5 };
+    await send([at(80, { speedKmh: 20, ...school }), at(81, { speedKmh: 40, ...school }), at(82, { speedKmh: 20, ...school })]);
+    await waitFor("the school zone's overspeed", async () => (await eventCount()) >= before + 1, 60_000);
+    await sleep(500);
+    expect((await events()).slice(before).map((e) => e.message)).toEqual(["Overspeed: 40 kph (limit 30 kph)"]);
+  }, 120_000);
+
   it("sweeps a silent device: offline for longer than an offline_duration alert's minutes, recorded once however often it sweeps", async () => {
     await createAlert(db.db, userId, alertValues({ type: "offline_duration", attributes: { offline_duration: 30 }, devices: [deviceId] }));
     await notice({ userIds: [userId], deviceIds: [] });
@@ -166,7 +178,7 @@ describe.runIf(hasService("kafka") && hasService("postgres") && hasService("redi
   it("sets aside a message that is not an enriched position and goes on", async () => {
     const before = await eventCount();
     await producer.send(topic, [{ key: "rules-imei-1", value: "{not json" }]);
-    await send([at(70, { speedKmh: 50 }), at(71, { speedKmh: 150 })]);
+    await send([at(90, { speedKmh: 50 }), at(91, { speedKmh: 150 })]);
     await waitFor("the event after the bad message", async () => (await eventCount()) >= before + 1, 60_000);
     // The batch's events are recorded before its refused message is written to the dead
     // topic, so the count moves a produce round-trip after the event shows.

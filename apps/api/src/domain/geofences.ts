@@ -74,6 +74,8 @@ function input(b: AddGeofenceBody): GeofenceInput {
     // 0 is "no group", as the vendor's forms send it.
     ...(b.group_id === undefined ? {} : { groupId: b.group_id || null }),
     ...(b.active === undefined ? {} : { active: isActive(b.active) }),
+    // 0 is "no limit", as an emptied form field sends it.
+    ...(b.speed_limit === undefined ? {} : { speedLimit: b.speed_limit || null }),
   };
 }
 
@@ -99,6 +101,7 @@ function record(g: Geofence, timezoneId: number): GeofenceRecord {
     coordinates: JSON.stringify(ring),
     center: g.type === "circle" && g.center ? { lat: g.center.lat, lng: g.center.lng } : boxCenter(ring),
     radius: g.type === "circle" ? g.radius : null,
+    speed_limit: g.speedLimit,
     created_at: formatDateTime(g.createdAt.getTime(), timezoneId),
     updated_at: formatDateTime(g.updatedAt.getTime(), timezoneId),
   };

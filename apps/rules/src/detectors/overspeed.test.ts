@@ -1,7 +1,7 @@
 import { describe, expect, it } from "vitest";
 import { NO_NOTIFICATIONS } from "@fleet/db";
 import { evaluateDevice } from "../evaluate.js";
-import { T0, alert, deviceRules, position, track, user, runTrack, typesOf } from "../testing.js";
+import { T0, alert, deviceRules, position, square, track, user, runTrack, typesOf } from "../testing.js";
 
 describe("overspeed", () => {
   const rules = deviceRules([alert({ type: "overspeed", attributes: { overspeed: 90 } })]);
@@ -42,5 +42,27 @@ describe("overspeed", () => {
     expect(late.events).toEqual([]);
     expect(late.state).toEqual(first.state);
     expect(evaluateDevice(rules, [position({ fixTime: T0 + 5_000, speedKmh: 130, latest: false })], first.state).change).toBeUndefined();
+  });
+
+  it("takes the lowest speed limit of the owner's geofences holding the position, and its own elsewhere", () => {
+    // A 50 km/h zone and, inside it around the track's start, a 30 km/h one; the town around them has none.
+    const zones = [{ ...square(1, "Town", 54.69, 25.28, 0.05), speedLimit: null }, { ...square(2, "Centre", 54.69, 25.28, 0.02), speedLimit: 50 }, { ...square(3, "School", 54.69, 25.28, 0.005), speedLimit: 30 }];
+    const rules = deviceRules([alert({ type: "overspeed", attributes: { overspeed: 90 } })], { geofences: zones });
+    // 40 outside the limits, 40 then 45 in the school zone, 45 then 60 in the centre only, 80 then 95 outside.
+    const at = [
+      [54.72, 40],
+      [54.69, 40],
+      [54.691, 45],
+      [54.7, 45],
+      [54.7, 60],
+      [54.72, 80],
+      [54.72, 95],
+    ] as const;
+    const r = runTrack(rules, track(at.length, 10_000, (i) => ({ latitude: at[i]![0], speedKmh: at[i]![1] })));
+    expect(r.events.map((e) => [e.message, e.time.getTime()])).toEqual([
+      ["Overspeed: 40 kph (limit 30 kph)", T0 + 10_000],
+      ["Overspeed: 60 kph (limit 50 kph)", T0 + 40_000],
+      ["Overspeed: 95 kph (limit 90 kph)", T0 + 60_000],
+    ]);
   });
 });

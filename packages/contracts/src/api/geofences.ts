@@ -93,6 +93,11 @@ const geofenceFields = {
   radius: Type.Optional(Type.Number({ exclusiveMinimum: 0, maximum: MAX_RADIUS_METRES, description: "metres; required for a circle" })),
   group_id: Type.Optional(Type.Integer({ minimum: 0, description: "one of the user's geofence groups; 0 for none" })),
   active: Type.Optional(ActiveFlagSchema),
+  speed_limit: Type.Optional(
+    Type.Union([Type.Null(), Type.Number({ minimum: 0, maximum: 1000 })], {
+      description: "km/h: inside, the user's overspeed alerts take this limit instead of their own; 0 or null for none; left out keeps it (edit)",
+    }),
+  ),
 };
 
 export const AddGeofenceBodySchema = Type.Object(geofenceFields);
@@ -117,6 +122,7 @@ export const GeofenceSchema = Type.Object({
   coordinates: Type.String({ description: "JSON text of the polygon's points [{lat, lng}], closed; `[]` for a circle" }),
   center: Type.Object(LatLngRecordSchema.properties, { description: "a circle's centre; a polygon's bounding-box centre" }),
   radius: Type.Union([Type.Null(), Type.Number()], { description: "metres; null for a polygon" }),
+  speed_limit: Type.Union([Type.Null(), Type.Number()], { description: "km/h, or null for none" }),
   created_at: Stamp(),
   updated_at: Stamp(),
 });

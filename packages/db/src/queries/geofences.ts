@@ -16,6 +16,8 @@ export interface GeofenceInput {
   coordinates: LatLng[];
   center: LatLng | null;
   radius: number | null;
+  /** km/h; null for none; undefined keeps (on update) or is none (on create). */
+  speedLimit?: number | null;
   groupId?: number | null;
   active?: boolean;
 }
@@ -36,8 +38,8 @@ export const destroyGeofence = (db: Queryable, userId: number, geofenceId: numbe
 export const setGeofencesActive = (db: Db, userId: number, ids: readonly number[], active: boolean): Promise<boolean> => owned.setActive(db, userId, ids, active);
 
 function geofenceValues(input: GeofenceInput) {
-  const { groupId, active, ...shape } = input;
-  return { ...shape, ...(groupId === undefined ? {} : { groupId }), ...(active === undefined ? {} : { active }) };
+  const { groupId, active, speedLimit, ...shape } = input;
+  return { ...shape, ...(groupId === undefined ? {} : { groupId }), ...(active === undefined ? {} : { active }), ...(speedLimit === undefined ? {} : { speedLimit }) };
 }
 
 /**

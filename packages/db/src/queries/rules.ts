@@ -1,4 +1,4 @@
-import { and, eq, inArray } from "drizzle-orm";
+import { and, eq, inArray, isNotNull, or } from "drizzle-orm";
 import type { Queryable } from "../client.js";
 import { alertDevices, alerts, customEvents, type Alert, type CustomEvent } from "../schema/alerts.js";
 import { devices, type Device } from "../schema/devices.js";
@@ -58,7 +58,10 @@ export interface UserRuleRecords {
   users: User[];
   /** Their active alerts. */
   alerts: Alert[];
-  /** The active geofences the alerts name (as geofences or zones), of the alerts' users. */
+  /**
+   * The active geofences the alerts name (as geofences or zones), of the alerts' users, and
+   * the active geofences with a speed limit of users with an overspeed alert.
+   */
   geofences: Geofence[];
   customEvents: CustomEvent[];
   /** The drivers of users with a driver or driver_unauthorized alert. */
@@ -76,11 +79,25 @@ export async function loadUserRuleRecords(q: Queryable, userIds: readonly number
   const usable = owners.map((u) => u.id);
   const alertRows = await q.select().from(alerts).where(and(inArray(alerts.userId, usable), eq(alerts.active, true)));
   const geofenceIds = new Set(alertRows.flatMap((a) => [...a.geofences, ...a.zones]));
+  const speedUsers = [...new Set(alertRows.filter((a) => a.type === "overspeed").map((a) => a.userId))];
   const customIds = new Set(alertRows.flatMap((a) => a.eventsCustom));
   const driverUsers = [...new Set(alertRows.filter((a) => a.type === "driver" || a.type === "driver_unauthorized").map((a) => a.userId))];
   const poiIds = new Set(alertRows.flatMap((a) => a.pois));
   const [geofenceRows, customRows, driverRows, poiRows] = await Promise.all([
-    geofenceIds.size === 0 ? [] : q.select().from(geofences).where(and(inArray(geofences.id, [...geofenceIds]), eq(geofences.active, true))),
+    geofenceIds.size === 0 && speedUsers.length === 0
+      ? []
+      : q
+          .select()
+          .from(geofences)
+          .where(
+            and(
+              eq(geofences.active, true),
+              or(
+                geofenceIds.size === 0 ? undefined : inArray(geofences.id, [...geofenceIds]),
+                speedUsers.length === 0 ? undefined : and(inArray(geofences.userId, speedUsers), isNotNull(geofences.speedLimit)),
+              ),
+            ),
+          ),
     customIds.size === 0 ? [] : q.select().from(customEvents).where(inArray(customEvents.id, [...customIds])),
     driverUsers.length === 0 ? [] : q.select().from(drivers).where(inArray(drivers.userId, driverUsers)),
     poiIds.size === 0 ? [] : q.select().from(userMapIcons).where(and(inArray(userMapIcons.id, [...poiIds]), eq(userMapIcons.active, true))),

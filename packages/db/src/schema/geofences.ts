@@ -44,6 +44,8 @@ export const geofences = pgTable(
     coordinates: jsonb("coordinates").$type<LatLng[]>().notNull().default([]),
     center: jsonb("center").$type<LatLng>(),
     radius: doublePrecision("radius"),
+    /** km/h: inside, the owner's overspeed alerts take this limit instead of their own (Traccar's geofence speedLimit); null for none. */
+    speedLimit: doublePrecision("speed_limit"),
     active: boolean("active").notNull().default(true),
     createdAt: ts("created_at").notNull().defaultNow(),
     updatedAt: ts("updated_at").notNull().defaultNow(),

@@ -1,0 +1,1 @@
+ALTER TABLE "geofences" ADD COLUMN "speed_limit" double precision;
