@@ -28,6 +28,7 @@ const foreignIn = {
   events_custom: (t: Records, o: Records) => ({ ...alertBody(o), events_custom: [t.customEvent] }),
   geofences: (t: Records, o: Records) => ({ ...alertBody(o), type: "geofence_in", geofences: [o.geofence, t.geofence] }),
   drivers: (t: Records, o: Records) => ({ ...alertBody(o), type: "driver", drivers: [t.driver] }),
+  pois: (t: Records, o: Records) => ({ ...alertBody(o), type: "poi_stop_duration", pois: [o.mapIcon, t.mapIcon], stop_duration: 10, distance_tolerance: 100 }),
 };
 
 /** A valid time_period body: a bounded period, so a write that should not happen would show. */
