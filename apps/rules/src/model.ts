@@ -104,6 +104,8 @@ export interface UserRules {
   customEvents: ReadonlyMap<number, RuleCustomEvent>;
   drivers: readonly RuleDriver[];
   pois: ReadonlyMap<number, RulePoi>;
+  /** Some of its geofences set a speed limit for its overspeed alerts. */
+  speedZones: boolean;
   /** Each alert as a device's rules hold it, by alert and period: devices with the same period share one. */
   readonly periods: Map<string, RuleAlert>;
 }
@@ -135,6 +137,7 @@ export function buildUserRules(records: UserRuleRecords): Map<number, UserRules>
       customEvents,
       drivers: records.drivers.filter((d) => d.userId === u.id).map((d) => ({ id: d.id, name: d.name, rfid: d.rfid.trim().toLowerCase() })),
       pois: new Map(records.pois.filter((p) => p.userId === u.id).map((p) => [p.id, { id: p.id, name: p.name, lat: p.coordinates.lat, lng: p.coordinates.lng }])),
+      speedZones: [...geofences.values()].some((g) => g.speedLimit !== null),
       periods: new Map(),
     });
   }
@@ -196,7 +199,7 @@ export function rulesOfDevice(device: { id: number; name: string }, watches: rea
     customEvents: union(rules.map((r) => r.customEvents)),
     drivers: new Map(rules.map((r) => [r.user.id, r.drivers])),
     pois: union(rules.map((r) => r.pois)),
-    speedZoneOwners: new Set(rules.filter((r) => [...r.geofences.values()].some((g) => g.speedLimit !== null)).map((r) => r.user.id)),
+    speedZoneOwners: new Set(rules.filter((r) => r.speedZones).map((r) => r.user.id)),
     fuelSensor: sensors.find((s) => s.deviceId === device.id && isFuelLevel(s)),
   };
 }
