@@ -64,6 +64,8 @@ describe("the Nominatim geocoder", () => {
   let server: Server;
   let base: string;
   const asked: Asked[] = [];
+  /** Whether /flaky answers (else 503). */
+  let flakyUp = false;
   /** Held requests of /slow, released at the end. */
   const held = new Set<() => void>();
 
@@ -75,6 +77,7 @@ describe("the Nominatim geocoder", () => {
     if (mode === "garbage") return write(200, "<html>not json</html>");
     if (mode === "odd") return write(200, JSON.stringify({ hello: "world" }));
     if (mode === "slow") return held.add(() => write(200, JSON.stringify(HOUSE)));
+    if (mode === "flaky") return flakyUp ? write(200, JSON.stringify(HOUSE)) : write(503, "{}");
     if (endpoint === "reverse") return url.searchParams.get("lat") === "0.0000" ? write(200, JSON.stringify({ error: "Unable to geocode" })) : write(200, JSON.stringify(HOUSE));
     if (endpoint === "search") {
       const limit = Number(url.searchParams.get("limit") ?? 10);
@@ -186,6 +189,44 @@ describe("the Nominatim geocoder", () => {
     expect(await g.reverse({ lat: 54.7, lng: 25.3 })).toBeNull();
     expect(Date.now() - started).toBeLessThan(2000);
     expect(log.lines.map((l) => (l.obj as { reason: string }).reason)).toEqual(["no answer within 300 ms"]);
+  });
+
+  it("stops asking a server that failed five lookups in a row, logging that once, and asks again once a trial after the cool-down succeeds", async () => {
+    const log = recordingLogger();
+    flakyUp = false;
+    const g = createNominatimGeocoder({ url: `${base}/flaky`, timeoutMs: 2000, breaker: { coolDownMs: 300 }, logger: log });
+    for (let i = 1; i <= 5; i++) expect(await g.reverse({ lat: i, lng: 0 })).toBeNull();
+    expect(asked).toHaveLength(5);
+    for (let i = 6; i <= 20; i++) expect(await g.reverse({ lat: i, lng: 0 })).toBeNull();
+    expect(await g.search("Vilnius")).toBeNull();
+    expect(asked).toHaveLength(5);
+    expect(log.lines.map((l) => l.msg)).toEqual([...Array(5).fill(expect.stringContaining("lookup failed")), expect.stringContaining("keeps failing")]);
+    expect(log.lines[5]!.obj).toMatchObject({ failedInARow: 5, coolDownMs: 300 });
+
+    // After the cool-down one trial asks; failing, it holds lookups off for another cool-down.
+    await new Promise((r) => setTimeout(r, 350));
+    expect(await g.reverse({ lat: 21, lng: 0 })).toBeNull();
+    expect(await g.reverse({ lat: 22, lng: 0 })).toBeNull();
+    expect(asked).toHaveLength(6);
+
+    flakyUp = true;
+    await new Promise((r) => setTimeout(r, 350));
+    expect(await g.reverse({ lat: 23, lng: 0 })).toMatchObject({ city: "Vilnius" });
+    expect(log.lines.at(-1)).toMatchObject({ level: "info", msg: expect.stringContaining("answers again") });
+    expect(await g.reverse({ lat: 24, lng: 0 })).toMatchObject({ city: "Vilnius" });
+    expect(asked).toHaveLength(8);
+  });
+
+  it("costs one round of timeouts, not one per address, when the server hangs", async () => {
+    const log = recordingLogger();
+    const g = createNominatimGeocoder({ url: `${base}/slow`, timeoutMs: 200, breaker: { failures: 2 }, logger: log });
+    await Promise.all([g.reverse({ lat: 1, lng: 1 }), g.reverse({ lat: 2, lng: 2 })]);
+    const started = Date.now();
+    const rest = await Promise.all(Array.from({ length: 20 }, (_, i) => g.reverse({ lat: 10 + i, lng: 0 })));
+    expect(rest.every((p) => p === null)).toBe(true);
+    // Twenty lookups each waiting out their timeout would take 4 s; held off, they take none.
+    expect(Date.now() - started).toBeLessThan(150);
+    expect(asked).toHaveLength(2);
   });
 
   it("answers null for a body that is not JSON, or not Nominatim's format", async () => {

@@ -1,5 +1,6 @@
 import { Type, type Static } from "@sinclair/typebox";
 import { Value } from "@sinclair/typebox/value";
+import { Breaker, type BreakerOptions } from "./breaker.js";
 import { Lru } from "./lru.js";
 import { autocompleteLimit, isPoint, type Geocoder, type GeocoderLogger, type LatLng, type Place } from "./port.js";
 import { searchKey } from "./text.js";
@@ -13,6 +14,8 @@ export interface NominatimGeocoderOptions {
   cacheSize?: number;
   /** Sent with every request: Nominatim's usage policy asks for one that names the application. */
   userAgent?: string;
+  /** When to stop asking a server that keeps failing (breaker.ts); the defaults suit production. */
+  breaker?: BreakerOptions;
   logger: GeocoderLogger;
 }
 
@@ -54,8 +57,9 @@ export function endpointLabel(base: URL): string {
  * private or loopback address (a Nominatim container beside the API): @fleet/outbound's
  * public-address rule, which guards URLs users give, does not apply here.
  *
- * Answers, misses included, are cached; failures are not (the next lookup tries again).
- * Lookups of one key already under way share one request.
+ * Answers, misses included, are cached; failures are not (the next lookup tries again,
+ * unless so many failed in a row that the breaker holds lookups off for a while). Lookups of
+ * one key already under way share one request.
  */
 export function createNominatimGeocoder(opts: NominatimGeocoderOptions): Geocoder {
   const base = new URL(opts.url);
@@ -67,6 +71,7 @@ export function createNominatimGeocoder(opts: NominatimGeocoderOptions): Geocode
   const reverseCache = new Lru<Place | null>(cacheSize);
   const searchCache = new Lru<Place[]>(cacheSize);
   const pending = new Map<string, Promise<unknown>>();
+  const breaker = new Breaker(opts.breaker);
 
   function urlOf(endpoint: "reverse" | "search", params: Record<string, string>): URL {
     const url = new URL(base);
@@ -104,14 +109,23 @@ export function createNominatimGeocoder(opts: NominatimGeocoderOptions): Geocode
     if (cache.has(key)) return cache.get(key) as T;
     const running = pending.get(key) as Promise<T> | undefined;
     if (running) return running;
+    // Held off: answered as a failure, without a request or a line of its own (the opening logged why).
+    if (!breaker.allow()) return failed;
     const work = load()
       .then((value) => {
         cache.set(key, value);
+        if (breaker.succeeded() === "closed") opts.logger.info({ geocoder: "nominatim", endpoint: label }, "the geocoder answers again; addresses are looked up again");
         return value;
       })
       .catch((err: unknown) => {
         const reason = err instanceof LookupFailed ? err.message : `unexpected: ${String(err)}`;
         opts.logger.warn({ geocoder: "nominatim", endpoint: label, ...what, reason }, "geocoder lookup failed; the address is left empty");
+        if (breaker.failed() === "opened") {
+          opts.logger.warn(
+            { geocoder: "nominatim", endpoint: label, failedInARow: breaker.failures, coolDownMs: breaker.coolDownMs },
+            "the geocoder keeps failing; addresses are left empty without asking it until one trial lookup after the cool-down succeeds",
+          );
+        }
         return failed;
       })
       .finally(() => pending.delete(key));
