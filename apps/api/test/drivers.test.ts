@@ -7,7 +7,7 @@ import {
   GetDevicesLatestResponseSchema,
   GetDevicesResponseSchema,
   GetUserDriversResponseSchema,
-  formatDateTime,
+  userClock,
   type DriverRecord,
 } from "@fleet/contracts";
 import { findUserDevice, findUserDriver } from "@fleet/db";
@@ -62,7 +62,7 @@ describeApi("drivers", (h) => {
       const device = await h.addDevice(user);
       const added = await addDriver(h, user, device, { name: "Jonas", rfid: "AB12", phone: "+37060000000", email: "jonas@example.com", description: "night shift" });
       const row = (await findUserDriver(h.db, user.id, added.id))!;
-      const stamp = formatDateTime(row.createdAt.getTime(), 65);
+      const stamp = userClock({ timezoneId: 65 }).format(row.createdAt.getTime());
       expect(stamp).toMatch(/^\d{4}-\d{2}-\d{2} \d{2}:\d{2}:\d{2}$/);
       expect((await list(h, user)).data).toEqual([
         {
@@ -76,7 +76,7 @@ describeApi("drivers", (h) => {
           email: "jonas@example.com",
           description: "night shift",
           created_at: stamp,
-          updated_at: formatDateTime(row.updatedAt.getTime(), 65),
+          updated_at: userClock({ timezoneId: 65 }).format(row.updatedAt.getTime()),
         } satisfies DriverRecord,
       ]);
     });

@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { GeoCreatedSchema, GeofenceGroupsResponseSchema, GeoOkSchema, GetGeofencesResponseSchema, MAX_POLYGON_POINTS, formatDateTime, type GeofenceRecord } from "@fleet/contracts";
+import { GeoCreatedSchema, GeofenceGroupsResponseSchema, GeoOkSchema, GetGeofencesResponseSchema, MAX_POLYGON_POINTS, userClock, type GeofenceRecord } from "@fleet/contracts";
 import { findUserGeofence, geofenceGroups, geofences } from "@fleet/db";
 import { describeApi, failure, invalid, ok, type ApiHarness, type BodyEncoding, type TestUser } from "./fixture.js";
 import { SQUARE, geofenceBody } from "./matrix/geo.js";
@@ -62,8 +62,8 @@ describeApi("geofences", (h) => {
         center: { lat: 54.69, lng: 25.28 },
         radius: null,
         speed_limit: null,
-        created_at: formatDateTime(row.createdAt.getTime(), 65),
-        updated_at: formatDateTime(row.updatedAt.getTime(), 65),
+        created_at: userClock({ timezoneId: 65 }).format(row.createdAt.getTime()),
+        updated_at: userClock({ timezoneId: 65 }).format(row.updatedAt.getTime()),
       } satisfies GeofenceRecord);
       expect(JSON.parse((await record(h, user, id))!.coordinates)).toEqual(SQUARE);
     });

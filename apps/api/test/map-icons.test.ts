@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { GeoCreatedSchema, GeoOkSchema, GetMapIconsResponseSchema, GetUserMapIconsResponseSchema, formatDateTime, mapIconCatalogue, type UserMapIconRecord } from "@fleet/contracts";
+import { GeoCreatedSchema, GeoOkSchema, GetMapIconsResponseSchema, GetUserMapIconsResponseSchema, userClock, mapIconCatalogue, type UserMapIconRecord } from "@fleet/contracts";
 import { findUserMapIcon, userMapIcons } from "@fleet/db";
 import { describeApi, failure, invalid, ok, type ApiHarness, type BodyEncoding, type TestUser } from "./fixture.js";
 import { mapIconBody } from "./matrix/geo.js";
@@ -47,8 +47,8 @@ describeApi("map icons", (h) => {
         name: "Depot",
         description: "Gate 2",
         coordinates: JSON.stringify({ lat: 54.948442387473655, lng: 23.94847869873047 }),
-        created_at: formatDateTime(row.createdAt.getTime(), 65),
-        updated_at: formatDateTime(row.updatedAt.getTime(), 65),
+        created_at: userClock({ timezoneId: 65 }).format(row.createdAt.getTime()),
+        updated_at: userClock({ timezoneId: 65 }).format(row.updatedAt.getTime()),
         map_icon: mapIconCatalogue[2]!,
       } satisfies UserMapIconRecord);
     });

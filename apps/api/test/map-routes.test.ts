@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { GeoCreatedSchema, GeoOkSchema, GetRoutesResponseSchema, MAX_ROUTE_POINTS, formatDateTime, type RouteRecord } from "@fleet/contracts";
+import { GeoCreatedSchema, GeoOkSchema, GetRoutesResponseSchema, MAX_ROUTE_POINTS, userClock, type RouteRecord } from "@fleet/contracts";
 import { findUserRoute, routes } from "@fleet/db";
 import { describeApi, failure, invalid, ok, type ApiHarness, type BodyEncoding, type TestUser } from "./fixture.js";
 import { routeBody } from "./matrix/geo.js";
@@ -49,8 +49,8 @@ describeApi("routes", (h) => {
         name: "To the depot",
         color: "#AA00F5",
         coordinates: LINE,
-        created_at: formatDateTime(row.createdAt.getTime(), 65),
-        updated_at: formatDateTime(row.updatedAt.getTime(), 65),
+        created_at: userClock({ timezoneId: 65 }).format(row.createdAt.getTime()),
+        updated_at: userClock({ timezoneId: 65 }).format(row.updatedAt.getTime()),
       } satisfies RouteRecord);
     });
 

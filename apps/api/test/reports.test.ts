@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { AddReportResponseSchema, GetReportsResponseSchema, GetReportsTypesResponseSchema, OkSchema, formatDateTime, type ReportRecord } from "@fleet/contracts";
+import { AddReportResponseSchema, GetReportsResponseSchema, GetReportsTypesResponseSchema, OkSchema, userClock, type ReportRecord } from "@fleet/contracts";
 import { schema } from "@fleet/db";
 import { describeApi, failure, invalid, ok, type ApiHarness, type BodyEncoding, type TestUser } from "./fixture.js";
 
@@ -135,7 +135,7 @@ describeApi("reports", (h) => {
       const values = { userId: user.id, title: "Sent", type: 1, format: "html", devices: [device], dailyEmailSent: sent, weeklyEmailSent: sent };
       const [row] = await h.db.insert(schema.reports).values(values).returning();
       // Timezone 65 is UTC+02:00.
-      expect(formatDateTime(sent.getTime(), 65)).toBe("2025-03-02 00:30:00");
+      expect(userClock({ timezoneId: 65 }).format(sent.getTime())).toBe("2025-03-02 00:30:00");
       expect(await recordOf(h, user, row!.id)).toMatchObject({ daily_email_sent: "2025-03-02 00:30:00", weekly_email_sent: "2025-03-02 00:30:00" });
     });
 

@@ -8,6 +8,7 @@ import {
   GetServicesResponseSchema,
   LiveServiceSchema,
   ServiceOkResponseSchema,
+  userClock,
   type ServiceRecord,
 } from "@fleet/contracts";
 import { findUserService, services, type Service } from "@fleet/db";
@@ -35,7 +36,7 @@ function serviceFields(overrides: Record<string, unknown> = {}): Record<string, 
 
 /** `days` from today in the user's timezone, as `YYYY-MM-DD`. */
 function dayFromToday(user: TestUser, days: number): string {
-  return todayIn(Date.now() + days * DAY_MS, user.timezoneId);
+  return todayIn(Date.now() + days * DAY_MS, userClock(user));
 }
 
 async function addService(h: ApiHarness, user: TestUser, deviceId: number, overrides: Record<string, unknown> = {}, as: BodyEncoding = "json"): Promise<number> {

@@ -7,7 +7,7 @@ import {
   GetDevicesResponseSchema,
   LoginResponseSchema,
   UserDataSchema,
-  formatDateTime,
+  userClock,
   type EditSetupDataResponse,
 } from "@fleet/contracts";
 import { deviceGroups, findUserById } from "@fleet/db";
@@ -137,8 +137,8 @@ describeApi("account and setup", (h) => {
       const item = (await setupData(h, user)).item;
       const row = (await findUserById(h.db, user.id))!;
       expect(item.subscription_expiration).toBe("2030-06-02 01:30:00");
-      expect(item.created_at).toBe(formatDateTime(row.createdAt.getTime(), TZ_PLUS_2));
-      expect(item.loged_at).toBe(formatDateTime(row.logedAt!.getTime(), TZ_PLUS_2));
+      expect(item.created_at).toBe(userClock({ timezoneId: TZ_PLUS_2 }).format(row.createdAt.getTime()));
+      expect(item.loged_at).toBe(userClock({ timezoneId: TZ_PLUS_2 }).format(row.logedAt!.getTime()));
       expect(item.timezone_id).toBe(String(TZ_PLUS_2));
     });
 

@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { GetTasksPrioritiesResponseSchema, GetTasksResponseSchema, GetTasksStatusesResponseSchema, OkSchema, TaskResponseSchema, type TaskRecord } from "@fleet/contracts";
+import { EditSetupResponseSchema, GetTasksPrioritiesResponseSchema, GetTasksResponseSchema, GetTasksStatusesResponseSchema, OkSchema, TaskResponseSchema, userClock, type TaskRecord } from "@fleet/contracts";
 import { findUserTask } from "@fleet/db";
 import { describeApi, failure, invalid, ok, type ApiHarness, type BodyEncoding, type Reply, type TestUser } from "./fixture.js";
 
@@ -138,6 +138,30 @@ describeApi("tasks", (h) => {
       const device = await h.addDevice(user);
       const item = await addTask(h, user, device, { pickup_time_from: "2030-05-01T06:00:00Z", pickup_time_to: "2030-05-01T09:30:00+03:00", delivery_time_from: "2030-05-01T12:00", delivery_time_to: "2030-05-01 14:00:00.250" });
       expect(item).toMatchObject({ pickup_time_from: "2030-05-01 08:00:00", pickup_time_to: "2030-05-01 08:30:00", delivery_time_from: "2030-05-01 12:00:00", delivery_time_to: "2030-05-01 14:00:00" });
+    });
+
+    it("reads and shows times on the account's clock, an hour further on in summer under its DST rule; the record's stamps too", async () => {
+      const user = await h.newUser();
+      const device = await h.addDevice(user);
+      // UTC+02:00 with the European Union's rule: UTC+03:00 from the last Sunday of March to the last of October.
+      ok(await h.post("/edit_setup", { user, body: { unit_of_distance: "km", unit_of_capacity: "lt", unit_of_altitude: "mt", timezone_id: PLUS_TWO, groups: [], sms_gateway: 0, dst_type: "automatic", dst_country_id: 3 } }), EditSetupResponseSchema);
+      const summer = { pickup_time_from: "2030-07-01 08:00:00", pickup_time_to: "2030-07-01 10:00:00" };
+      const winter = { delivery_time_from: "2030-12-02 08:00:00", delivery_time_to: "2030-12-02 10:00:00" };
+      const item = await addTask(h, user, device, { ...summer, ...winter });
+      expect(item).toMatchObject({ ...summer, ...winter });
+      const stored = await findUserTask(h.db, user.id, item.id);
+      expect(stored!.pickupTimeFrom.toISOString()).toBe("2030-07-01T05:00:00.000Z");
+      expect(stored!.deliveryTimeFrom.toISOString()).toBe("2030-12-02T06:00:00.000Z");
+      // Record stamps on the same clock: now is shown as the rule says (summer time or not).
+      const clock = userClock({ timezoneId: PLUS_TWO, dst: { type: "automatic", dst_country_id: 3 } });
+      expect(item.created_at).toBe(clock.format(stored!.createdAt.getTime()));
+      const summerUser = await h.newUser({ timezoneId: PLUS_TWO });
+      const summerClock = userClock({ timezoneId: PLUS_TWO, dst: { type: "exact", date_from: "2000-01-01 00:00", date_to: "2099-01-01 00:00" } });
+      ok(await h.post("/edit_setup", { user: summerUser, body: { unit_of_distance: "km", unit_of_capacity: "lt", unit_of_altitude: "mt", timezone_id: PLUS_TWO, groups: [], sms_gateway: 0, dst_type: "exact", date_from: "2000-01-01 00:00", date_to: "2099-01-01 00:00" } }), EditSetupResponseSchema);
+      const always = await addTask(h, summerUser, await h.addDevice(summerUser));
+      const row = await findUserTask(h.db, summerUser.id, always.id);
+      expect(always.created_at).toBe(summerClock.format(row!.createdAt.getTime()));
+      expect(always.created_at).toBe(new Date(row!.createdAt.getTime() + 3 * 3_600_000).toISOString().slice(0, 19).replace("T", " "));
     });
 
     it("takes JSON, form and multipart bodies; invoice_number is optional", async () => {

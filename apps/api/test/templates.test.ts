@@ -10,7 +10,7 @@ import {
   GetUserSmsTemplatesResponseSchema,
   TemplateChangedResponseSchema,
   TemplateMessageResponseSchema,
-  formatDateTime,
+  userClock,
   protocols,
 } from "@fleet/contracts";
 import { findUserGprsTemplate, findUserSmsTemplate, schema } from "@fleet/db";
@@ -70,8 +70,8 @@ describeApi("command templates", (h) => {
           title: `Reboot ${as}`,
           message: "RESET#,[%IMEI%]",
           protocol: "teltonika",
-          created_at: formatDateTime(row.createdAt.getTime(), 65),
-          updated_at: formatDateTime(row.updatedAt.getTime(), 65),
+          created_at: userClock({ timezoneId: 65 }).format(row.createdAt.getTime()),
+          updated_at: userClock({ timezoneId: 65 }).format(row.updatedAt.getTime()),
         });
       }
       const page = await gprsList(h, user);
@@ -182,7 +182,7 @@ describeApi("command templates", (h) => {
         ["Fill in later", ""],
       ]);
       const row = (await findUserSmsTemplate(h.db, user.id, both.id))!;
-      expect(both).toEqual({ id: row.id, user_id: user.id, title: "Locate", message: "WHERE#", created_at: formatDateTime(row.createdAt.getTime(), 0), updated_at: formatDateTime(row.updatedAt.getTime(), 0) });
+      expect(both).toEqual({ id: row.id, user_id: user.id, title: "Locate", message: "WHERE#", created_at: userClock({ timezoneId: 0 }).format(row.createdAt.getTime()), updated_at: userClock({ timezoneId: 0 }).format(row.updatedAt.getTime()) });
       expect((await smsList(h, user)).data.map((t) => t.id)).toEqual([both.id, onlyMessage.id, onlyTitle.id]);
     });
 

@@ -1,4 +1,5 @@
 import { describe, expect, it } from "vitest";
+import { userClock } from "@fleet/contracts";
 import { formatServiceAmount, isCalendarDate, kmToUnit, serviceLeftText, serviceState, todayIn, unitToKm, type ServiceNow, type ServiceTerms } from "./service-state.js";
 
 const NOW: ServiceNow = { odometerKm: 15_000, engineHours: 250, today: "2025-03-10" };
@@ -97,12 +98,12 @@ describe("serviceState: days", () => {
   it("counts today in the user's timezone, so a month end in UTC is the next month further east", () => {
     // 2025-01-31 23:30 UTC is 2025-02-01 01:30 at UTC+02:00 (timezone 65) and 2025-01-31 19:30 at UTC−04:00 (timezone 41).
     const instant = Date.UTC(2025, 0, 31, 23, 30);
-    expect(todayIn(instant, 65)).toBe("2025-02-01");
-    expect(todayIn(instant, 41)).toBe("2025-01-31");
-    expect(todayIn(instant, 0)).toBe("2025-01-31");
+    expect(todayIn(instant, userClock({ timezoneId: 65 }))).toBe("2025-02-01");
+    expect(todayIn(instant, userClock({ timezoneId: 41 }))).toBe("2025-01-31");
+    expect(todayIn(instant, userClock({ timezoneId: 0 }))).toBe("2025-01-31");
     const s = terms({ expirationBy: "days", interval: 31, lastService: "2025-01-01" });
-    expect(serviceState(s, { ...NOW, today: todayIn(instant, 65) }, "km")).toMatchObject({ expires: "2025-02-01", expired: true });
-    expect(serviceState(s, { ...NOW, today: todayIn(instant, 41) }, "km")).toMatchObject({ expired: false, left: 1 });
+    expect(serviceState(s, { ...NOW, today: todayIn(instant, userClock({ timezoneId: 65 })) }, "km")).toMatchObject({ expires: "2025-02-01", expired: true });
+    expect(serviceState(s, { ...NOW, today: todayIn(instant, userClock({ timezoneId: 41 })) }, "km")).toMatchObject({ expired: false, left: 1 });
   });
 });
 

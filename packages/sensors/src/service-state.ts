@@ -1,4 +1,4 @@
-import { formatDateTime } from "@fleet/contracts";
+import type { UserClock } from "@fleet/contracts";
 
 export type ServiceExpirationBy = "odometer" | "engine_hours" | "days";
 /** The user's distance unit, in which odometer services are entered and shown. */
@@ -52,9 +52,9 @@ export interface ServiceState {
   unit: ServiceDistanceUnit | "h" | "days";
 }
 
-/** `YYYY-MM-DD` of an instant in a timezone of the vendor's catalogue. */
-export function todayIn(epochMs: number, timezoneId: number): string {
-  return formatDateTime(epochMs, timezoneId).slice(0, 10);
+/** `YYYY-MM-DD` of an instant on the account's clock (its timezone and daylight-saving rule). */
+export function todayIn(epochMs: number, clock: Pick<UserClock, "format">): string {
+  return clock.format(epochMs).slice(0, 10);
 }
 
 /** Whether `s` is a real calendar date written `YYYY-MM-DD` (2025-02-30 is not). */

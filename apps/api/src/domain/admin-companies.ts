@@ -1,4 +1,5 @@
-import { COMPANIES_PER_PAGE, formatDateTime, type AdminCompaniesQuery, type AdminCompaniesResponse, type AdminCompany, type AdminCompanyBody, type AdminCompanyUpdateBody } from "@fleet/contracts";
+import { clockOf } from "../lib/clock.js";
+import { COMPANIES_PER_PAGE, type AdminCompaniesQuery, type AdminCompaniesResponse, type AdminCompany, type AdminCompanyBody, type AdminCompanyUpdateBody, type UserClock } from "@fleet/contracts";
 import { createCompany, destroyCompany, findCompany, pageCompanies, updateCompany, type Company, type CompanyInput, type Db, type User } from "@fleet/db";
 import { pageRequest, pageWindow, paginateLaravel } from "../lib/pagination.js";
 import { found } from "./found.js";
@@ -12,7 +13,7 @@ import { found } from "./found.js";
 
 const WHAT = "Company";
 
-export function record(c: Company, timezoneId: number): AdminCompany {
+export function record(c: Company, clock: UserClock): AdminCompany {
   return {
     id: c.id,
     name: c.name,
@@ -20,8 +21,8 @@ export function record(c: Company, timezoneId: number): AdminCompany {
     registration_code: c.registrationCode,
     address: c.address,
     comment: c.comment,
-    created_at: formatDateTime(c.createdAt.getTime(), timezoneId),
-    updated_at: formatDateTime(c.updatedAt.getTime(), timezoneId),
+    created_at: clock.format(c.createdAt.getTime()),
+    updated_at: clock.format(c.updatedAt.getTime()),
     // The Swagger types it as an integer: left out, not null, once the creator's account is gone.
     ...(c.userId === null ? {} : { user_id: c.userId }),
   };
@@ -37,10 +38,10 @@ export async function list(db: Db, admin: User, query: AdminCompaniesQuery, url:
   const page = pageRequest(query, COMPANIES_PER_PAGE);
   const search = query.search_phrase === undefined ? undefined : { text: query.search_phrase, column: query.property };
   const { total, rows } = await pageCompanies(db, { search, sortBy: query.sorting?.sort_by ?? "id", sort: query.sorting?.sort ?? "asc", ...pageWindow(page) });
-  return paginateLaravel({ url }, page, total, rows.map((c) => record(c, admin.timezoneId)));
+  return paginateLaravel({ url }, page, total, rows.map((c) => record(c, clockOf(admin))));
 }
 
-export const get = async (db: Db, admin: User, id: number) => record(await found(findCompany(db, id), WHAT), admin.timezoneId);
+export const get = async (db: Db, admin: User, id: number) => record(await found(findCompany(db, id), WHAT), clockOf(admin));
 
 /** Stores a company made by `admin`; its id, so a client can open it without listing. */
 export async function create(db: Db, admin: User, body: AdminCompanyBody) {

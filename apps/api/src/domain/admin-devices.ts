@@ -1,4 +1,5 @@
-import { InvalidInputError, NotFoundError, formatDateTime, isTruthy, type AdminDeviceExpirationBody, type AdminDevicesQuery, type AdminDeviceUserBody, type DeviceLookup, type LiveState } from "@fleet/contracts";
+import { clockOf } from "../lib/clock.js";
+import { InvalidInputError, NotFoundError, isTruthy, type AdminDeviceExpirationBody, type AdminDevicesQuery, type AdminDeviceUserBody, type DeviceLookup, type LiveState, type UserClock } from "@fleet/contracts";
 import {
   assignDeviceUser,
   findAnyDevice,
@@ -35,7 +36,7 @@ export interface AdminDeviceDeps {
   now?: () => number;
 }
 
-function lookup(d: Device, state: LiveState | undefined, tz: number): DeviceLookup {
+function lookup(d: Device, state: LiveState | undefined, clock: UserClock): DeviceLookup {
   return {
     id: d.id,
     active: d.active,
@@ -49,7 +50,7 @@ function lookup(d: Device, state: LiveState | undefined, tz: number): DeviceLook
     object_owner: d.objectOwner,
     additional_notes: d.additionalNotes,
     protocol: state?.protocol ?? null,
-    expiration_date: d.expirationDate ? formatDateTime(d.expirationDate.getTime(), tz) : null,
+    expiration_date: d.expirationDate ? clock.format(d.expirationDate.getTime()) : null,
   };
 }
 
@@ -60,7 +61,7 @@ export async function list(deps: AdminDeviceDeps, admin: User, query: AdminDevic
   const p = pageRequest(query);
   const { total, rows } = await pageAllDevices(deps.db, pageWindow(p), query.s === undefined ? undefined : { text: query.s.trim(), column: query.property });
   const states = await deps.states(rows.map((d) => d.id));
-  return page(url, p, total, rows.map((d) => lookup(d, states.get(d.id), admin.timezoneId)));
+  return page(url, p, total, rows.map((d) => lookup(d, states.get(d.id), clockOf(admin))));
 }
 
 export async function get(deps: AdminDeviceDeps, admin: User, deviceId: number) {
@@ -71,7 +72,7 @@ export async function get(deps: AdminDeviceDeps, admin: User, deviceId: number) 
   return {
     status: 1 as const,
     data: {
-      ...lookup(d, state, admin.timezoneId),
+      ...lookup(d, state, clockOf(admin)),
       icon_colors: d.iconColors,
       icon_id: d.iconId,
       timezone_id: d.timezoneId === 0 ? null : d.timezoneId,

@@ -1,4 +1,5 @@
-import { FailureError, InvalidInputError, Topics, formatDateTime, isTruthy, type AdminClient, type AdminClientBody, type AdminClientsQuery } from "@fleet/contracts";
+import { clockOf } from "../lib/clock.js";
+import { FailureError, InvalidInputError, Topics, isTruthy, type AdminClient, type AdminClientBody, type AdminClientsQuery, type UserClock } from "@fleet/contracts";
 import { UserGroup, createClient as storeClient, listUnregistered, pageClients, type Db, type User } from "@fleet/db";
 import type { DeadLetters } from "../lib/dead-letters.js";
 import { pageRequest, pageWindow, paginate } from "../lib/pagination.js";
@@ -22,17 +23,17 @@ export function assertAdministrator(user: User): void {
   if (user.groupId !== UserGroup.administrator) throw new FailureError(403, "This action is for administrators only.");
 }
 
-function client(u: User, tz: number): AdminClient {
+function client(u: User, clock: UserClock): AdminClient {
   return {
     id: u.id,
     email: u.email,
     active: u.active ? 1 : 0,
     group_id: u.groupId,
     devices_limit: u.devicesLimit,
-    subscription_expiration: u.expirationDate ? formatDateTime(u.expirationDate.getTime(), tz) : "0000-00-00 00:00:00",
-    loged_at: u.logedAt ? formatDateTime(u.logedAt.getTime(), tz) : null,
-    created_at: formatDateTime(u.createdAt.getTime(), tz),
-    updated_at: formatDateTime(u.updatedAt.getTime(), tz),
+    subscription_expiration: u.expirationDate ? clock.format(u.expirationDate.getTime()) : "0000-00-00 00:00:00",
+    loged_at: u.logedAt ? clock.format(u.logedAt.getTime()) : null,
+    created_at: clock.format(u.createdAt.getTime()),
+    updated_at: clock.format(u.updatedAt.getTime()),
   };
 }
 
@@ -65,7 +66,7 @@ export async function createClient(db: Db, admin: User, b: AdminClientBody) {
     expirationDate,
   };
   const user = await worded(storeClient(db, input, b.objects), objectsWording);
-  return { status: 1 as const, item: client(user, admin.timezoneId) };
+  return { status: 1 as const, item: client(user, clockOf(admin)) };
 }
 
 /**
@@ -89,22 +90,22 @@ export async function clients(db: Db, admin: User, query: AdminClientsQuery, url
   return shown(page, total, rows.slice(offset, offset + limit));
 
   function shown(page: ReturnType<typeof pageRequest>, total: number, rows: User[]) {
-    const { url: path, ...pagination } = paginate({ url }, page, total, rows.map((u) => client(u, admin.timezoneId)));
+    const { url: path, ...pagination } = paginate({ url }, page, total, rows.map((u) => client(u, clockOf(admin))));
     return { ...pagination, path };
   }
 }
 
 export async function unregistered(db: Db, admin: User) {
-  const tz = admin.timezoneId;
+  const clock = clockOf(admin);
   const rows = await listUnregistered(db);
   return {
     status: 1 as const,
-    items: rows.map((r) => ({ unique_id: r.uniqueId, protocol: r.protocol, count: Number(r.count), first_seen: formatDateTime(r.firstSeen.getTime(), tz), last_seen: formatDateTime(r.lastSeen.getTime(), tz) })),
+    items: rows.map((r) => ({ unique_id: r.uniqueId, protocol: r.protocol, count: Number(r.count), first_seen: clock.format(r.firstSeen.getTime()), last_seen: clock.format(r.lastSeen.getTime()) })),
   };
 }
 
 export async function deadLetterList(deadLetters: DeadLetters, admin: User, topic: DeadTopic = Topics.positionsDead) {
-  const tz = admin.timezoneId;
+  const clock = clockOf(admin);
   const letters = await deadLetters.list(topic);
   return {
     status: 1 as const,
@@ -118,8 +119,8 @@ export async function deadLetterList(deadLetters: DeadLetters, admin: User, topi
       error: l.error,
       value: Buffer.from(l.value, "base64").toString("utf8"),
       value_base64: l.value,
-      dead_at: formatDateTime(l.deadAt, tz),
-      republished_at: l.republishedAt === null ? null : formatDateTime(l.republishedAt, tz),
+      dead_at: clock.format(l.deadAt),
+      republished_at: l.republishedAt === null ? null : clock.format(l.republishedAt),
     })),
   };
 }

@@ -1,3 +1,4 @@
+import { clockOf } from "../lib/clock.js";
 import {
   ALERT_DISTANCE_UNITS,
   ALERT_FUEL_UNITS,
@@ -12,7 +13,6 @@ import {
   WEEKDAYS,
   alertType,
   checkAlertAttributes,
-  formatDateTime,
   isTruthy,
   normaliseSchedules,
   notificationInputError,
@@ -23,7 +23,7 @@ import {
   type AlertNotificationsInput,
   type AlertRecord,
   type ChangeActiveAlert,
-  type EditAlertBody,
+  type EditAlertBody, type UserClock,
 } from "@fleet/contracts";
 import {
   createAlert,
@@ -164,7 +164,7 @@ function scheduleDays(slots: Partial<Record<string, readonly string[]>> | "all")
   });
 }
 
-function alertRecord(a: UserAlert, timezoneId: number): AlertRecord {
+function alertRecord(a: UserAlert, clock: UserClock): AlertRecord {
   const declared = alertType(a.type)?.attributes ?? [];
   // Only the alert's own type's scalars, whatever an older row may hold.
   const scalars = Object.fromEntries(declared.filter((d) => d.type !== "multiselect" && typeof a.attributes[d.name] === "number").map((d) => [d.name, a.attributes[d.name]]));
@@ -174,8 +174,8 @@ function alertRecord(a: UserAlert, timezoneId: number): AlertRecord {
     active: a.active ? 1 : 0,
     name: a.name,
     type: a.type,
-    created_at: formatDateTime(a.createdAt.getTime(), timezoneId),
-    updated_at: formatDateTime(a.updatedAt.getTime(), timezoneId),
+    created_at: clock.format(a.createdAt.getTime()),
+    updated_at: clock.format(a.updatedAt.getTime()),
     devices: a.devices,
     drivers: a.drivers,
     geofences: a.geofences,
@@ -247,7 +247,7 @@ export const protocols = () => ({
 
 export async function list(db: Db, user: User) {
   const alerts = await listUserAlerts(db, user.id);
-  return { status: 1 as const, items: { alerts: alerts.map((a) => alertRecord(a, user.timezoneId)) } };
+  return { status: 1 as const, items: { alerts: alerts.map((a) => alertRecord(a, clockOf(user))) } };
 }
 
 export async function addData(db: Db, user: User): Promise<AddAlertDataResponse> {
@@ -262,7 +262,7 @@ export async function editData(db: Db, user: User, alertId: number) {
   const choices = await listAlertChoices(db, user.id);
   const alert = await findUserAlert(db, user.id, alertId, choices);
   if (!alert) throw new NotFoundError(WHAT);
-  return { ...alertForm(choices, alert), item: alertRecord(alert, user.timezoneId) };
+  return { ...alertForm(choices, alert), item: alertRecord(alert, clockOf(user)) };
 }
 
 /** Checked against the stored alert, which the database holds locked meanwhile. */

@@ -1,4 +1,5 @@
-import { InvalidInputError, WrongCredentialsError, formatDateTime, type LoginBody, type UserData } from "@fleet/contracts";
+import { InvalidInputError, WrongCredentialsError, type LoginBody, type UserData } from "@fleet/contracts";
+import { clockOf } from "../lib/clock.js";
 import { UserGroup, findUserByEmail, isUserUsable, verifyLogin, type Db, type User } from "@fleet/db";
 
 /*
@@ -27,7 +28,7 @@ export function userData(user: User): UserData {
   const exp = user.expirationDate;
   return {
     email: user.email,
-    expiration_date: exp ? formatDateTime(exp.getTime(), user.timezoneId) : null,
+    expiration_date: exp ? clockOf(user).format(exp.getTime()) : null,
     days_left: exp ? Math.max(0, Math.ceil((exp.getTime() - Date.now()) / DAY_MS)) : null,
     plan: user.groupId === UserGroup.administrator ? "Administrator" : "Standard",
     devices_limit: user.devicesLimit ?? 0,

@@ -9,6 +9,7 @@ import {
 } from "@fleet/db";
 import { indexCovers, type LiveStore } from "@fleet/live";
 import { todayIn } from "@fleet/sensors";
+import { clockOf } from "../lib/clock.js";
 import { liveExtras } from "../lib/live-extras.js";
 import { deviceData, liveItem, liveListContext } from "../lib/live-item.js";
 import type { LiveRecord, LiveRecordCache, UserRecords } from "../lib/live-records.js";
@@ -202,7 +203,7 @@ function changedRecords(records: UserRecords, deviceIds: readonly number[], user
     const r = records.get(id);
     if (r) picked.set(id, r);
   }
-  if (todayIn(since, user.timezoneId) !== todayIn(now, user.timezoneId)) {
+  if (todayIn(since, clockOf(user)) !== todayIn(now, clockOf(user))) {
     for (const r of records.all()) if (r.services.some((s) => s.expirationBy === "days")) picked.set(r.device.id, r);
   }
   return [...picked.values()].sort((a, b) => a.device.id - b.device.id);

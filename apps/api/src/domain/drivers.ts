@@ -1,4 +1,5 @@
-import { NotFoundError, formatDateTime, type AddUserDriverBody, type DriverRecord, type EditUserDriverBody } from "@fleet/contracts";
+import { clockOf } from "../lib/clock.js";
+import { NotFoundError, type AddUserDriverBody, type DriverRecord, type EditUserDriverBody, type UserClock } from "@fleet/contracts";
 import { createDriver, destroyDriver, findUserDriver, listDriverDeviceChoices, pageUserDrivers, updateDriver, type Db, type Driver, type DriverInput, type User } from "@fleet/db";
 import { pageRequest, pageWindow, paginate } from "../lib/pagination.js";
 import { found } from "./found.js";
@@ -12,7 +13,7 @@ import { found } from "./found.js";
 const WHAT = "Driver";
 
 /** The Driver record, times on the user's timezone; get_history names each group's driver with it too. */
-export function driverRecord(d: Driver, timezoneId: number): DriverRecord {
+export function driverRecord(d: Driver, clock: UserClock): DriverRecord {
   return {
     id: d.id,
     user_id: d.userId,
@@ -23,8 +24,8 @@ export function driverRecord(d: Driver, timezoneId: number): DriverRecord {
     phone: d.phone,
     email: d.email,
     description: d.description,
-    created_at: formatDateTime(d.createdAt.getTime(), timezoneId),
-    updated_at: formatDateTime(d.updatedAt.getTime(), timezoneId),
+    created_at: clock.format(d.createdAt.getTime()),
+    updated_at: clock.format(d.updatedAt.getTime()),
   };
 }
 
@@ -41,7 +42,7 @@ async function deviceChoices(db: Db, userId: number): Promise<Record<string, str
 export async function list(db: Db, user: User, query: { page?: number; per_page?: number }, url: string) {
   const page = pageRequest(query);
   const { total, rows } = await pageUserDrivers(db, user.id, pageWindow(page));
-  return { items: { drivers: paginate({ url }, page, total, rows.map((d) => driverRecord(d, user.timezoneId))) }, status: 1 as const };
+  return { items: { drivers: paginate({ url }, page, total, rows.map((d) => driverRecord(d, clockOf(user)))) }, status: 1 as const };
 }
 
 export async function addData(db: Db, user: User) {
@@ -49,14 +50,14 @@ export async function addData(db: Db, user: User) {
 }
 
 export async function add(db: Db, user: User, body: AddUserDriverBody) {
-  const r = driverRecord(await createDriver(db, user.id, input(body)), user.timezoneId);
+  const r = driverRecord(await createDriver(db, user.id, input(body)), clockOf(user));
   return { status: 1 as const, item: { name: r.name, user_id: r.user_id, updated_at: r.updated_at, created_at: r.created_at, id: r.id } };
 }
 
 export async function editData(db: Db, user: User, driverId: number) {
   const driver = await findUserDriver(db, user.id, driverId);
   if (!driver) throw new NotFoundError(WHAT);
-  return { item: driverRecord(driver, user.timezoneId), devices: await deviceChoices(db, user.id), status: 1 as const };
+  return { item: driverRecord(driver, clockOf(user)), devices: await deviceChoices(db, user.id), status: 1 as const };
 }
 
 export const edit = (db: Db, user: User, body: EditUserDriverBody) => found(updateDriver(db, user.id, body.id, input(body)), WHAT);

@@ -1,7 +1,7 @@
+import { clockOf } from "../lib/clock.js";
 import {
   InvalidInputError,
   MAX_POLYGON_POINTS,
-  formatDateTime,
   isActive,
   readChangeActive,
   readPointList,
@@ -9,7 +9,7 @@ import {
   type ChangeActive,
   type EditGeofenceBody,
   type GeofenceRecord,
-  type PointInGeofencesQuery,
+  type PointInGeofencesQuery, type UserClock,
 } from "@fleet/contracts";
 import { createGeofence, destroyGeofence, listUserGeofenceGroups, listUserGeofences, setGeofencesActive, updateGeofence, type Db, type Geofence, type GeofenceInput, type User } from "@fleet/db";
 import { inGeofence, isSimpleRing, type LatLng } from "@fleet/geo";
@@ -88,7 +88,7 @@ function boxCenter(ring: readonly LatLng[]): LatLng {
 }
 
 /** The spec's Geofence record; `coordinates` is JSON text, as the vendor sends it. */
-function record(g: Geofence, timezoneId: number): GeofenceRecord {
+function record(g: Geofence, clock: UserClock): GeofenceRecord {
   const ring = g.coordinates.map((p) => ({ lat: p.lat, lng: p.lng }));
   return {
     id: g.id,
@@ -102,15 +102,15 @@ function record(g: Geofence, timezoneId: number): GeofenceRecord {
     center: g.type === "circle" && g.center ? { lat: g.center.lat, lng: g.center.lng } : boxCenter(ring),
     radius: g.type === "circle" ? g.radius : null,
     speed_limit: g.speedLimit,
-    created_at: formatDateTime(g.createdAt.getTime(), timezoneId),
-    updated_at: formatDateTime(g.updatedAt.getTime(), timezoneId),
+    created_at: clock.format(g.createdAt.getTime()),
+    updated_at: clock.format(g.updatedAt.getTime()),
   };
 }
 
 /** The user's geofences and geofence groups, by id. */
 export async function list(db: Db, user: User) {
   const [rows, groups] = await Promise.all([listUserGeofences(db, user.id), listUserGeofenceGroups(db, user.id)]);
-  return { items: { geofences: rows.map((g) => record(g, user.timezoneId)), groups: groups.map(groupRecord) }, status: 1 as const };
+  return { items: { geofences: rows.map((g) => record(g, clockOf(user))), groups: groups.map(groupRecord) }, status: 1 as const };
 }
 
 export async function add(db: Db, user: User, body: AddGeofenceBody) {

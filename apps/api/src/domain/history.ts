@@ -1,3 +1,4 @@
+import { clockOf } from "../lib/clock.js";
 import { parseRange, userClock, userUnits, type GetHistoryQuery, type GetHistoryResponse, type HistoryRange } from "@fleet/contracts";
 import { findUserDriversByRfid, listUserDeviceEvents, type Db, type User } from "@fleet/db";
 import type { HistoryStore } from "@fleet/history";
@@ -61,7 +62,7 @@ const IMAGES = STATUS_NAMES.map(([id, value]) => ({ id, value: `assets/images/ro
 async function groupDrivers(db: Db, user: User, groups: readonly Group[]) {
   const cards = [...new Set(groups.map((g) => g.driverKey).filter((k): k is string => k !== null))];
   const byCard = await findUserDriversByRfid(db, user.id, cards);
-  return new Map([...byCard].map(([card, d]) => [card, driverRecord(d, user.timezoneId)]));
+  return new Map([...byCard].map(([card, d]) => [card, driverRecord(d, clockOf(user))]));
 }
 
 /**

@@ -1,14 +1,14 @@
+import { clockOf } from "../lib/clock.js";
 import {
   InvalidInputError,
   findMapIcon,
-  formatDateTime,
   mapIconCatalogue,
   readChangeActive,
   readMapIconPoint,
   type AddMapIconBody,
   type ChangeActive,
   type EditMapIconBody,
-  type UserMapIconRecord,
+  type UserMapIconRecord, type UserClock,
 } from "@fleet/contracts";
 import { createUserMapIcon, destroyUserMapIcon, listUserMapIcons, setUserMapIconsActive, updateUserMapIcon, type Db, type User, type UserMapIcon, type UserMapIconInput } from "@fleet/db";
 import { found } from "./found.js";
@@ -24,7 +24,7 @@ const WHAT = "Map icon";
 const missingIcon = (id: number) => ({ id, path: "", width: "0.00", height: "0.00" });
 
 /** The User map icon record: `coordinates` as JSON text and the catalogue entry embedded. */
-function record(m: UserMapIcon, timezoneId: number): UserMapIconRecord {
+function record(m: UserMapIcon, clock: UserClock): UserMapIconRecord {
   return {
     id: m.id,
     user_id: m.userId,
@@ -33,8 +33,8 @@ function record(m: UserMapIcon, timezoneId: number): UserMapIconRecord {
     name: m.name,
     description: m.description,
     coordinates: JSON.stringify({ lat: m.coordinates.lat, lng: m.coordinates.lng }),
-    created_at: formatDateTime(m.createdAt.getTime(), timezoneId),
-    updated_at: formatDateTime(m.updatedAt.getTime(), timezoneId),
+    created_at: clock.format(m.createdAt.getTime()),
+    updated_at: clock.format(m.updatedAt.getTime()),
     map_icon: findMapIcon(m.mapIconId) ?? missingIcon(m.mapIconId),
   };
 }
@@ -53,7 +53,7 @@ export const catalogue = () => ({ items: [...mapIconCatalogue], status: 1 as con
 
 export async function list(db: Db, user: User) {
   const rows = await listUserMapIcons(db, user.id);
-  return { items: { mapIcons: rows.map((m) => record(m, user.timezoneId)) }, status: 1 as const };
+  return { items: { mapIcons: rows.map((m) => record(m, clockOf(user))) }, status: 1 as const };
 }
 
 export async function add(db: Db, user: User, body: AddMapIconBody) {

@@ -1,14 +1,14 @@
+import { clockOf } from "../lib/clock.js";
 import {
   InvalidInputError,
   MAX_ROUTE_POINTS,
-  formatDateTime,
   readChangeActive,
   readPointList,
   type AddRouteBody,
   type ChangeActive,
   type EditRouteBody,
   type GetRoutesQuery,
-  type RouteRecord,
+  type RouteRecord, type UserClock,
 } from "@fleet/contracts";
 import { createRoute, destroyRoute, pageUserRoutes, setRoutesActive, updateRoute, type Db, type Route, type RouteInput, type User } from "@fleet/db";
 import { pageRequest, pageWindow, paginateCompact } from "../lib/pagination.js";
@@ -22,7 +22,7 @@ import { found } from "./found.js";
 const WHAT = "Route";
 
 /** A route as get_routes returns it; group_id 0 is ungrouped (the swagger types it an integer, never null). */
-function record(r: Route, timezoneId: number): RouteRecord {
+function record(r: Route, clock: UserClock): RouteRecord {
   return {
     id: r.id,
     user_id: r.userId,
@@ -31,8 +31,8 @@ function record(r: Route, timezoneId: number): RouteRecord {
     name: r.name,
     color: r.color,
     coordinates: r.polyline.map((p) => ({ lat: p.lat, lng: p.lng })),
-    created_at: formatDateTime(r.createdAt.getTime(), timezoneId),
-    updated_at: formatDateTime(r.updatedAt.getTime(), timezoneId),
+    created_at: clock.format(r.createdAt.getTime()),
+    updated_at: clock.format(r.updatedAt.getTime()),
   };
 }
 
@@ -48,7 +48,7 @@ function input(b: AddRouteBody): RouteInput {
 export async function list(db: Db, user: User, query: GetRoutesQuery, url: string) {
   const page = pageRequest(query);
   const { total, rows } = await pageUserRoutes(db, user.id, pageWindow(page));
-  return { ...paginateCompact({ url }, page, total, rows.map((r) => record(r, user.timezoneId))), status: 1 as const };
+  return { ...paginateCompact({ url }, page, total, rows.map((r) => record(r, clockOf(user)))), status: 1 as const };
 }
 
 export async function add(db: Db, user: User, body: AddRouteBody) {

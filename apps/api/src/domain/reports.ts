@@ -1,9 +1,9 @@
+import { clockOf } from "../lib/clock.js";
 import {
   InvalidInputError,
   checkReportParameters,
   defaultReportStopMinutes,
   findReportType,
-  formatDateTime,
   isTruthy,
   reportFormats,
   reportStopMinutes,
@@ -14,7 +14,7 @@ import {
   type EditReportBody,
   type ReportField,
   type ReportFormat,
-  type ReportRecord,
+  type ReportRecord, type UserClock,
 } from "@fleet/contracts";
 import { createReport, destroyReport, listUserDevices, listUserReports, updateReport, type Db, type Report, type ReportInput, type User } from "@fleet/db";
 import { deviceData } from "../lib/live-item.js";
@@ -43,9 +43,9 @@ const uses = (type: number, field: ReportField) => findReportType(type)?.fields.
 const flag = (b: boolean) => (b ? 1 : 0);
 
 /** The spec's Report record; show_addresses and zones_instead are null for types that do not use them. */
-function record(r: Report, timezoneId: number): ReportRecord {
+function record(r: Report, clock: UserClock): ReportRecord {
   const t = findReportType(r.type);
-  const time = (d: Date | null, key: "daily_email_sent" | "weekly_email_sent") => (d ? { [key]: formatDateTime(d.getTime(), timezoneId) } : {});
+  const time = (d: Date | null, key: "daily_email_sent" | "weekly_email_sent") => (d ? { [key]: clock.format(d.getTime()) } : {});
   return {
     id: r.id,
     user_id: r.userId,
@@ -136,7 +136,7 @@ export const types = () => typesResponse;
 export async function list(db: Db, user: User, query: { page?: number; per_page?: number }, url: string) {
   const page = pageRequest(query);
   const { total, reports } = await listUserReports(db, user.id, pageWindow(page));
-  const data = reports.map((r) => record(r, user.timezoneId));
+  const data = reports.map((r) => record(r, clockOf(user)));
   return { items: { reports: paginate({ url }, page, total, data), types: typeTitles }, status: 1 as const };
 }
 

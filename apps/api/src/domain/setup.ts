@@ -1,9 +1,10 @@
+import { clockOf } from "../lib/clock.js";
 import {
-  FailureError, InvalidInputError, assertNoErrors, formatDateTime, isTruthy,
+  FailureError, InvalidInputError, assertNoErrors, isTruthy,
   accountTimezones, authenticationOptions, dstTypeOptions, encodingOptions, monthOptions, requestMethodOptions, weekPosOptions, weekdayOptions,
   unitOfAltitudeOptions, unitOfCapacityOptions, unitOfDistanceOptions,
   dstCountries, dstCountryIds, monthIds, weekPosIds, weekdayIds,
-  type AccountRecord, type ChangePasswordBody, type EditSetupBody, type EditSetupDataResponse,
+  type AccountRecord, type ChangePasswordBody, type EditSetupBody, type EditSetupDataResponse, type UserClock,
 } from "@fleet/contracts";
 import { changePassword, listDeviceGroups, saveAccountSetup, type AccountSettingsInput, type Db, type DeviceGroup, type DeviceGroupInput, type DstSettings, type User } from "@fleet/db";
 import { UNAUTHENTICATED } from "../plugins/app/auth.js";
@@ -20,10 +21,10 @@ const ZERO_DATE = "0000-00-00 00:00:00";
 // Every map layer the clients know (ids 1 to 9) is available to every account.
 const AVAILABLE_MAPS = Object.fromEntries(Array.from({ length: 9 }, (_, i) => [String(i + 1), i + 1]));
 
-const dateOrZero = (d: Date | null, tz: number) => (d ? formatDateTime(d.getTime(), tz) : ZERO_DATE);
+const dateOrZero = (d: Date | null, clock: UserClock) => (d ? clock.format(d.getTime()) : ZERO_DATE);
 
 function accountRecord(user: User, groups: DeviceGroup[]): AccountRecord {
-  const tz = user.timezoneId;
+  const clock = clockOf(user);
   const p = user.smsGatewayParams;
   return {
     id: user.id,
@@ -35,8 +36,8 @@ function accountRecord(user: User, groups: DeviceGroup[]): AccountRecord {
     devices_limit: null,
     email: user.email,
     password: MASK,
-    subscription_expiration: dateOrZero(user.expirationDate, tz),
-    loged_at: dateOrZero(user.logedAt, tz),
+    subscription_expiration: dateOrZero(user.expirationDate, clock),
+    loged_at: dateOrZero(user.logedAt, clock),
     api_hash: MASK,
     available_maps: AVAILABLE_MAPS,
     sms_gateway_app_date: ZERO_DATE,
@@ -44,8 +45,8 @@ function accountRecord(user: User, groups: DeviceGroup[]): AccountRecord {
     // Which groups the client shows expanded is not stored: all of them are.
     open_geofence_groups: JSON.stringify(["0"]),
     open_device_groups: JSON.stringify(["0", ...groups.map((g) => String(g.id))]),
-    created_at: formatDateTime(user.createdAt.getTime(), tz),
-    updated_at: formatDateTime(user.updatedAt.getTime(), tz),
+    created_at: clock.format(user.createdAt.getTime()),
+    updated_at: clock.format(user.updatedAt.getTime()),
     unit_of_altitude: user.unitOfAltitude,
     lang: user.lang,
     unit_of_distance: user.unitOfDistance,

@@ -1,15 +1,15 @@
+import { clockOf } from "../lib/clock.js";
 import { randomBytes } from "node:crypto";
 import {
   InvalidInputError,
   NO_DATE,
   NotFoundError,
-  formatDateTime,
   isTruthy,
   parseTaskDateTime,
   type SharedDevicesResponseSchema,
   type SharingBody,
   type SharingRecord,
-  type SharingUpdateBody,
+  type SharingUpdateBody, type UserClock,
 } from "@fleet/contracts";
 import { createSharing, destroySharing, findSharedByHash, findSharing, findUserById, isUserUsable, listUserDevicesByIds, pageSharings, updateSharing, type Db, type SharingInput, type SharingWithDevices, type User } from "@fleet/db";
 import type { LiveState } from "@fleet/contracts";
@@ -30,18 +30,18 @@ const WHAT = "Sharing";
 const MAX_EXPIRY_YEAR = 9999;
 const wording: Wording = { deviceIds: { field: "devices" } };
 
-export function record(s: SharingWithDevices, timezoneId: number): SharingRecord {
+export function record(s: SharingWithDevices, clock: UserClock): SharingRecord {
   return {
     id: s.id,
     user_id: s.userId,
     name: s.name,
     hash: s.hash,
-    expiration_date: s.expiresAt ? formatDateTime(s.expiresAt.getTime(), timezoneId) : NO_DATE,
+    expiration_date: s.expiresAt ? clock.format(s.expiresAt.getTime()) : NO_DATE,
     active: s.active ? 1 : 0,
     delete_after_expiration: s.deleteAfterExpiration ? 1 : 0,
     devices: s.deviceIds,
-    created_at: formatDateTime(s.createdAt.getTime(), timezoneId),
-    updated_at: formatDateTime(s.updatedAt.getTime(), timezoneId),
+    created_at: clock.format(s.createdAt.getTime()),
+    updated_at: clock.format(s.updatedAt.getTime()),
   };
 }
 
@@ -50,12 +50,12 @@ export function record(s: SharingWithDevices, timezoneId: number): SharingRecord
  * sharing never expires, whatever `expiration_date` says; on, it needs `expiration_date`;
  * left out, an `expiration_date` given is the new expiry.
  */
-function patchOf(b: SharingUpdateBody, timezoneId: number): Partial<SharingInput> {
+function patchOf(b: SharingUpdateBody, clock: UserClock): Partial<SharingInput> {
   const enable = isTruthy(b.enable_expiration_date) ?? (b.expiration_date === undefined ? undefined : true);
   let expiresAt: Date | null | undefined;
   if (enable === false) expiresAt = null;
   else if (enable === true) {
-    const ms = b.expiration_date === undefined ? undefined : parseTaskDateTime(b.expiration_date, timezoneId, MAX_EXPIRY_YEAR);
+    const ms = b.expiration_date === undefined ? undefined : parseTaskDateTime(b.expiration_date, clock, MAX_EXPIRY_YEAR);
     if (ms === undefined) {
       const why = b.expiration_date === undefined ? "is required when enable expiration date is on" : `is not a valid date-time between 1970 and ${MAX_EXPIRY_YEAR}`;
       throw new InvalidInputError({ expiration_date: `The expiration date ${why}.` });
@@ -71,19 +71,19 @@ function patchOf(b: SharingUpdateBody, timezoneId: number): Partial<SharingInput
   };
 }
 
-const answer = (s: SharingWithDevices, user: User) => ({ status: 1 as const, ...record(s, user.timezoneId) });
+const answer = (s: SharingWithDevices, user: User) => ({ status: 1 as const, ...record(s, clockOf(user)) });
 
 /** A page of the user's sharings, in the vendor's `{data, pagination}`; `url` is the request's, for the page links. */
 export async function list(db: Db, user: User, query: { page?: number; per_page?: number; limit?: number }, url: string) {
   const page = pageRequest(query);
   const { total, rows } = await pageSharings(db, user.id, pageWindow(page));
-  return { status: 1 as const, ...paginateCompact({ url }, page, total, rows.map((s) => record(s, user.timezoneId))) };
+  return { status: 1 as const, ...paginateCompact({ url }, page, total, rows.map((s) => record(s, clockOf(user)))) };
 }
 
 export const get = async (db: Db, user: User, id: number) => answer(await found(findSharing(db, user.id, id), WHAT), user);
 
 export async function create(db: Db, user: User, body: SharingBody) {
-  const patch = patchOf(body, user.timezoneId);
+  const patch = patchOf(body, clockOf(user));
   const input: SharingInput = {
     name: patch.name!,
     active: patch.active ?? true,
@@ -94,7 +94,7 @@ export async function create(db: Db, user: User, body: SharingBody) {
   return answer(await worded(createSharing(db, user.id, randomBytes(24).toString("base64url"), input), wording), user);
 }
 
-export const update = async (db: Db, user: User, id: number, body: SharingUpdateBody) => answer(await found(worded(updateSharing(db, user.id, id, patchOf(body, user.timezoneId)), wording), WHAT), user);
+export const update = async (db: Db, user: User, id: number, body: SharingUpdateBody) => answer(await found(worded(updateSharing(db, user.id, id, patchOf(body, clockOf(user))), wording), WHAT), user);
 
 export const setDevices = (db: Db, user: User, id: number, devices: number[]) => update(db, user, id, { devices });
 
@@ -122,5 +122,5 @@ export async function shared(deps: SharedDeps, hash: string, now = Date.now()): 
     const { id, name, online, time, timestamp, lat, lng, speed, course, altitude, stop_duration, tail, distance_unit_hour, unit_of_altitude, icon_color } = i;
     return { id, name, online, time, timestamp, lat, lng, speed, course, altitude, stop_duration, tail, distance_unit_hour, unit_of_altitude, icon_color };
   });
-  return { status: 1, name: sharing.name, expiration_date: record(sharing, sharer.timezoneId).expiration_date, items };
+  return { status: 1, name: sharing.name, expiration_date: record(sharing, clockOf(sharer)).expiration_date, items };
 }

@@ -1,15 +1,15 @@
+import { clockOf } from "../lib/clock.js";
 import {
   InvalidInputError,
   NotFoundError,
   assertNoErrors,
-  formatDateTime,
   parseTaskDateTime,
   taskPriorities,
   taskStatuses,
   type AddTaskBody,
   type EditTaskBody,
   type GetTasksQuery,
-  type TaskRecord,
+  type TaskRecord, type UserClock,
 } from "@fleet/contracts";
 import {
   createTask,
@@ -54,8 +54,8 @@ const wording: Wording = {
   statusComment: { message: unexpected },
 };
 
-function record(t: TaskWithStatuses, timezoneId: number): TaskRecord {
-  const stamp = (d: Date) => formatDateTime(d.getTime(), timezoneId);
+function record(t: TaskWithStatuses, clock: UserClock): TaskRecord {
+  const stamp = (d: Date) => clock.format(d.getTime());
   return {
     id: t.id,
     device_id: t.deviceId,
@@ -80,12 +80,12 @@ function record(t: TaskWithStatuses, timezoneId: number): TaskRecord {
   };
 }
 
-const answer = (t: TaskWithStatuses, user: User) => ({ status: 1 as const, item: record(t, user.timezoneId) });
+const answer = (t: TaskWithStatuses, user: User) => ({ status: 1 as const, item: record(t, clockOf(user)) });
 
 /** The instant a date-time field names (offset-less ones in the user's timezone); undefined, reason in `errors`, when none. */
-function instant(errors: Errors, field: string, text: string | undefined, timezoneId: number): Date | undefined {
+function instant(errors: Errors, field: string, text: string | undefined, clock: UserClock): Date | undefined {
   if (text === undefined) return undefined;
-  const ms = parseTaskDateTime(text, timezoneId);
+  const ms = parseTaskDateTime(text, clock);
   if (ms !== undefined) return new Date(ms);
   errors[field] = `The ${field.replaceAll("_", " ")} is not a valid date-time between 1970 and 2100.`;
   return undefined;
@@ -95,7 +95,7 @@ function instant(errors: Errors, field: string, text: string | undefined, timezo
  * The body's taskPost fields that are present, as columns; date-times read in the user's
  * timezone. Fields the schema has checked copy over; the date-times can still be wrong.
  */
-function patchOf(errors: Errors, b: Partial<AddTaskBody>, timezoneId: number): Partial<TaskFields> {
+function patchOf(errors: Errors, b: Partial<AddTaskBody>, clock: UserClock): Partial<TaskFields> {
   const patch: Partial<TaskFields> = {
     deviceId: b.device_id,
     title: b.title,
@@ -106,13 +106,13 @@ function patchOf(errors: Errors, b: Partial<AddTaskBody>, timezoneId: number): P
     pickupAddress: b.pickup_address,
     pickupAddressLat: b.pickup_address_lat,
     pickupAddressLng: b.pickup_address_lng,
-    pickupTimeFrom: instant(errors, "pickup_time_from", b.pickup_time_from, timezoneId),
-    pickupTimeTo: instant(errors, "pickup_time_to", b.pickup_time_to, timezoneId),
+    pickupTimeFrom: instant(errors, "pickup_time_from", b.pickup_time_from, clock),
+    pickupTimeTo: instant(errors, "pickup_time_to", b.pickup_time_to, clock),
     deliveryAddress: b.delivery_address,
     deliveryAddressLat: b.delivery_address_lat,
     deliveryAddressLng: b.delivery_address_lng,
-    deliveryTimeFrom: instant(errors, "delivery_time_from", b.delivery_time_from, timezoneId),
-    deliveryTimeTo: instant(errors, "delivery_time_to", b.delivery_time_to, timezoneId),
+    deliveryTimeFrom: instant(errors, "delivery_time_from", b.delivery_time_from, clock),
+    deliveryTimeTo: instant(errors, "delivery_time_to", b.delivery_time_to, clock),
   };
   // Absent fields must stay absent, so an update keeps their stored values.
   for (const key of Object.keys(patch) as (keyof TaskFields)[]) if (patch[key] === undefined) delete patch[key];
@@ -147,14 +147,14 @@ function signatureOf(errors: Errors, raw: NonNullable<EditTaskBody["signature"]>
 /** A page of the user's tasks, newest first; `url` is the request's, for the page links. */
 export async function list(db: Db, user: User, q: GetTasksQuery, url: string) {
   const errors: Errors = {};
-  const from = instant(errors, "search_time_from", q.search_time_from, user.timezoneId);
-  const to = instant(errors, "search_time_to", q.search_time_to, user.timezoneId);
+  const from = instant(errors, "search_time_from", q.search_time_from, clockOf(user));
+  const to = instant(errors, "search_time_to", q.search_time_to, clockOf(user));
   if (from && to && from > to) errors.search_time_to = "The search time to must be a date after or equal to search time from.";
   assertNoErrors(errors);
   const page = pageRequest(q);
   const filter = { deviceId: q.search_device_id, status: q.search_task_status, from, to, invoiceNumber: q.search_invoice_number };
   const { total, tasks } = await listUserTasks(db, user.id, filter, pageWindow(page));
-  return { status: 1 as const, items: paginate({ url }, page, total, tasks.map((t) => record(t, user.timezoneId))) };
+  return { status: 1 as const, items: paginate({ url }, page, total, tasks.map((t) => record(t, clockOf(user)))) };
 }
 
 export async function find(db: Db, user: User, id: number) {
@@ -165,7 +165,7 @@ export async function find(db: Db, user: User, id: number) {
 
 export async function add(db: Db, user: User, body: AddTaskBody) {
   const errors: Errors = {};
-  const patch = patchOf(errors, { invoice_number: "", ...body }, user.timezoneId);
+  const patch = patchOf(errors, { invoice_number: "", ...body }, clockOf(user));
   assertNoErrors(errors);
   // The schema requires every field but invoice_number, defaulted above, so the patch is whole.
   return answer(await worded(createTask(db, user.id, patch as TaskFields), wording), user);
@@ -174,7 +174,7 @@ export async function add(db: Db, user: User, body: AddTaskBody) {
 export async function edit(db: Db, user: User, id: number, body: EditTaskBody) {
   const { status_comment: comment, signature: rawSignature, ...fields } = body;
   const errors: Errors = {};
-  const patch = patchOf(errors, fields, user.timezoneId);
+  const patch = patchOf(errors, fields, clockOf(user));
   const signature = rawSignature === undefined ? undefined : signatureOf(errors, rawSignature);
   assertNoErrors(errors);
   const task = await worded(updateTask(db, user.id, id, patch, { comment, signature }), wording);

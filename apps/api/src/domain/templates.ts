@@ -1,13 +1,13 @@
+import { clockOf } from "../lib/clock.js";
 import {
   NotFoundError,
-  formatDateTime,
   protocols,
   type AddUserGprsTemplateBody,
   type AddUserSmsTemplateBody,
   type EditUserGprsTemplateBody,
   type EditUserSmsTemplateBody,
   type GprsTemplateRecord,
-  type SmsTemplateRecord,
+  type SmsTemplateRecord, type UserClock,
 } from "@fleet/contracts";
 import {
   createGprsTemplate,
@@ -37,17 +37,17 @@ import { worded, type Wording } from "./refusals.js";
 type Template = GprsTemplate | SmsTemplate;
 
 /** A template as the endpoints show it; a GPRS template's protocol among its fields. */
-function record(t: GprsTemplate, timezoneId: number): GprsTemplateRecord;
-function record(t: SmsTemplate, timezoneId: number): SmsTemplateRecord;
-function record(t: Template, timezoneId: number): GprsTemplateRecord | SmsTemplateRecord {
+function record(t: GprsTemplate, clock: UserClock): GprsTemplateRecord;
+function record(t: SmsTemplate, clock: UserClock): SmsTemplateRecord;
+function record(t: Template, clock: UserClock): GprsTemplateRecord | SmsTemplateRecord {
   return {
     id: t.id,
     user_id: t.userId,
     title: t.title,
     message: t.message,
     ...("protocol" in t ? { protocol: t.protocol } : {}),
-    created_at: formatDateTime(t.createdAt.getTime(), timezoneId),
-    updated_at: formatDateTime(t.updatedAt.getTime(), timezoneId),
+    created_at: clock.format(t.createdAt.getTime()),
+    updated_at: clock.format(t.updatedAt.getTime()),
   };
 }
 
@@ -56,7 +56,7 @@ interface Kind<T extends Template, R> {
   page(db: Db, userId: number, page: Page): Promise<{ total: number; rows: T[] }>;
   find(db: Db, userId: number, id: number): Promise<T | undefined>;
   destroy(db: Db, userId: number, id: number): Promise<boolean>;
-  record(t: T, timezoneId: number): R;
+  record(t: T, clock: UserClock): R;
 }
 
 type PageQuery = { page?: number; per_page?: number };
@@ -73,9 +73,9 @@ function templates<T extends Template, R>(kind: Kind<T, R>) {
     async page(db: Db, user: User, query: PageQuery, url: string) {
       const page = pageRequest(query);
       const { total, rows } = await kind.page(db, user.id, pageWindow(page));
-      return paginate({ url }, page, total, rows.map((t) => kind.record(t, user.timezoneId)));
+      return paginate({ url }, page, total, rows.map((t) => kind.record(t, clockOf(user))));
     },
-    item: async (db: Db, user: User, id: number) => kind.record(await find(db, user, id), user.timezoneId),
+    item: async (db: Db, user: User, id: number) => kind.record(await find(db, user, id), clockOf(user)),
     async destroy(db: Db, user: User, id: number): Promise<void> {
       if (!(await kind.destroy(db, user.id, id))) throw new NotFoundError(kind.what);
     },
@@ -96,7 +96,7 @@ const gprsFields = ({ title, message, protocol }: AddUserGprsTemplateBody) => ({
 export const gprs = {
   list: async (db: Db, user: User, query: PageQuery, url: string) => ({ items: { user_gprs_templates: await gprsRows.page(db, user, query, url) }, status: 1 as const }),
   addData: () => ({ protocols: protocolOptions(), status: 1 as const }),
-  add: async (db: Db, user: User, body: AddUserGprsTemplateBody) => ({ status: 1 as const, item: record(await createGprsTemplate(db, user.id, gprsFields(body)), user.timezoneId) }),
+  add: async (db: Db, user: User, body: AddUserGprsTemplateBody) => ({ status: 1 as const, item: record(await createGprsTemplate(db, user.id, gprsFields(body)), clockOf(user)) }),
   editData: async (db: Db, user: User, id: number) => ({ item: await gprsRows.item(db, user, id), protocols: protocolOptions(), status: 1 as const }),
   async edit(db: Db, user: User, body: EditUserGprsTemplateBody): Promise<void> {
     if (!(await updateGprsTemplate(db, user.id, body.id, gprsFields(body)))) throw new NotFoundError(GPRS);
@@ -118,7 +118,7 @@ export const sms = {
   addData: () => ({ status: 1 as const }),
   async add(db: Db, user: User, body: AddUserSmsTemplateBody) {
     const created = await worded(createSmsTemplate(db, user.id, { title: body.title, message: body.message }), smsWording);
-    return { status: 1 as const, item: record(created, user.timezoneId) };
+    return { status: 1 as const, item: record(created, clockOf(user)) };
   },
   editData: async (db: Db, user: User, id: number) => ({ item: await smsRows.item(db, user, id), status: 1 as const }),
   async edit(db: Db, user: User, body: EditUserSmsTemplateBody): Promise<void> {

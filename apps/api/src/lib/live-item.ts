@@ -1,5 +1,6 @@
-import { FT_PER_M, KM_PER_MILE, formatDateTime, knownAttribute, userClock, type DeviceData, type KnownAttribute, type LiveDeviceItem, type LiveState, type UserClock } from "@fleet/contracts";
+import { FT_PER_M, KM_PER_MILE, knownAttribute, userClock, type DeviceData, type KnownAttribute, type LiveDeviceItem, type LiveState, type UserClock } from "@fleet/contracts";
 import type { User, UserDeviceRecord } from "@fleet/db";
+import { clockOf } from "./clock.js";
 import type { LiveExtras } from "./live-extras.js";
 
 
@@ -7,12 +8,12 @@ const str = (v: unknown): string => (v === null || v === undefined ? "" : String
 const fixed = (n: number, digits: number) => n.toFixed(digits);
 
 /** `0000-00-00`-style dates where the vendor's clients expect a string even when unset. */
-function dateOrZero(d: Date | null, timezoneId: number): string {
-  return d ? formatDateTime(d.getTime(), timezoneId) : "0000-00-00 00:00:00";
+function dateOrZero(d: Date | null, clock: UserClock): string {
+  return d ? clock.format(d.getTime()) : "0000-00-00 00:00:00";
 }
 
 export function deviceData(d: UserDeviceRecord, user: User): DeviceData {
-  const tz = user.timezoneId;
+  const clock = clockOf(user);
   return {
     id: str(d.id),
     user_id: d.userId,
@@ -32,7 +33,7 @@ export function deviceData(d: UserDeviceRecord, user: User): DeviceData {
     vin: d.vin,
     registration_number: d.registrationNumber,
     object_owner: d.objectOwner,
-    expiration_date: d.expirationDate ? formatDateTime(d.expirationDate.getTime(), tz).slice(0, 10) : "0000-00-00",
+    expiration_date: d.expirationDate ? clock.format(d.expirationDate.getTime()).slice(0, 10) : "0000-00-00",
     tail_color: d.tailColor,
     tail_length: str(d.tailLength),
     engine_hours: d.engineHours,
@@ -41,8 +42,8 @@ export function deviceData(d: UserDeviceRecord, user: User): DeviceData {
     min_fuel_fillings: str(d.minFuelFillings),
     min_fuel_thefts: str(d.minFuelThefts),
     snap_to_road: d.snapToRoad ? "1" : "0",
-    created_at: dateOrZero(d.createdAt, tz),
-    updated_at: dateOrZero(d.updatedAt, tz),
+    created_at: dateOrZero(d.createdAt, clock),
+    updated_at: dateOrZero(d.updatedAt, clock),
     pivot: {
       user_id: str(d.pivot.userId),
       device_id: str(d.pivot.deviceId),
@@ -95,17 +96,18 @@ export function liveListContext(user: User, now: number, offlineAfterMs: number)
   return { user, now, offlineAfterMs, miles, feet: user.unitOfAltitude === "ft", users: [{ id: user.id, email: user.email }], distanceUnitHour: miles ? "mph" : "kph", timeOf };
 }
 
-/** A record with its `device_data` as last rendered, kept with the cached record (it changes only with the record or the user's timezone). */
+/** A record with its `device_data` as last rendered, kept with the cached record (it changes only with the record or the user's clock). */
 export interface ShownRecord {
   device: UserDeviceRecord;
-  shown?: { timezoneId: number; data: DeviceData };
+  shown?: { clock: UserClock; data: DeviceData };
 }
 
 function shownData(record: ShownRecord, user: User): DeviceData {
   const shown = record.shown;
-  if (shown?.timezoneId === user.timezoneId) return shown.data;
+  const clock = clockOf(user);
+  if (shown?.clock === clock) return shown.data;
   const data = deviceData(record.device, user);
-  record.shown = { timezoneId: user.timezoneId, data };
+  record.shown = { clock, data };
   return data;
 }
 

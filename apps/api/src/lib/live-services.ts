@@ -1,5 +1,6 @@
 import type { LiveState } from "@fleet/contracts";
 import type { Service, User, UserDeviceRecord } from "@fleet/db";
+import { clockOf } from "./clock.js";
 import { deviceEngineHours, deviceOdometerKm, sensorInput, serviceLeftText, serviceState, todayIn, type SensorInput, type ServiceNow } from "@fleet/sensors";
 import type { DeviceSensorReadings } from "./live-sensors.js";
 
@@ -19,7 +20,7 @@ export function serviceNow(user: User, device: UserDeviceRecord, state: LiveStat
   return {
     odometerKm: deviceOdometerKm(definitions, input),
     engineHours: deviceEngineHours(device, definitions, input),
-    today: todayIn(nowMs, user.timezoneId),
+    today: todayIn(nowMs, clockOf(user)),
   };
 }
 

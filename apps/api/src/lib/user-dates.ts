@@ -1,4 +1,4 @@
-import { InvalidInputError, UTC_TIMEZONE_ID, parseTaskDateTime, wallClockMs, type UserClock } from "@fleet/contracts";
+import { InvalidInputError, UTC_TIMEZONE_ID, parseTaskDateTime, userClock, wallClockMs, type UserClock } from "@fleet/contracts";
 
 /*
  * Dates a user types into a period (get_events, get_alerts_summary, an alert's time period on
@@ -7,6 +7,8 @@ import { InvalidInputError, UTC_TIMEZONE_ID, parseTaskDateTime, wallClockMs, typ
  */
 
 const DAY = 86_400_000;
+/** What a text with an offset of its own is read on: its offset alone. */
+const UTC = userClock({ timezoneId: UTC_TIMEZONE_ID });
 const DATE_ONLY = /^\d{4}-\d{2}-\d{2}$/;
 const LOCAL = /^(\d{4}-\d{2}-\d{2})[T ](\d{2}:\d{2}(?::\d{2})?)(?:\.\d{1,6})?$/;
 
@@ -23,7 +25,7 @@ export function instantOf(clock: UserClock, text: string, end: boolean): number 
   }
   const local = LOCAL.exec(text);
   // With an offset of its own (Z, ±HH:MM), the account's clock plays no part.
-  const at = local ? clock.toInstant(local[1]!, local[2]!) : parseTaskDateTime(text, UTC_TIMEZONE_ID);
+  const at = local ? clock.toInstant(local[1]!, local[2]!) : parseTaskDateTime(text, UTC);
   if (at === undefined) return undefined;
   const second = Math.floor(at / 1000) * 1000;
   return end ? second + 1000 : second;

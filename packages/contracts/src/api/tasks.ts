@@ -1,7 +1,7 @@
 import { Type, type Static } from "@sinclair/typebox";
 import { StatusOk } from "./common.js";
 import { PageQuery, Paginated } from "./pagination.js";
-import { timezoneOffsetMinutes } from "./timezones.js";
+import type { UserClock } from "../user-time/clock.js";
 
 /** The fixed catalogues of get_tasks_statuses and get_tasks_priorities, with the vendor's ids and titles. */
 export const taskStatuses = [
@@ -38,10 +38,11 @@ export const TaskDateTimeSchema = Type.String({
 
 /**
  * Epoch milliseconds of a date-time as TaskDateTimeSchema takes it; one without an offset
- * is read in `timezoneId`. Undefined when it names no real instant (31 April, 24:00) or
- * falls outside the years 1970–`maxYear` (2100 unless given).
+ * is read on the account's clock (its timezone and daylight-saving rule). Undefined when it
+ * names no real instant (31 April, 24:00) or falls outside the years 1970–`maxYear` (2100
+ * unless given).
  */
-export function parseTaskDateTime(text: string, timezoneId: number, maxYear = MAX_YEAR): number | undefined {
+export function parseTaskDateTime(text: string, clock: UserClock, maxYear = MAX_YEAR): number | undefined {
   const m = DATE_TIME.exec(text);
   if (!m) return undefined;
   const [year, month, day, hour, minute, second] = [m[1], m[2], m[3], m[4], m[5], m[6] ?? "0"].map(Number) as [number, number, number, number, number, number];
@@ -50,14 +51,12 @@ export function parseTaskDateTime(text: string, timezoneId: number, maxYear = MA
   // Date.UTC rolls 31 April over into May; a rolled date is not the one written.
   if (new Date(wall).getUTCDate() !== day) return undefined;
   const zone = m[7];
-  let offset = timezoneOffsetMinutes(timezoneId);
-  if (zone === "Z") offset = 0;
-  else if (zone) {
-    const [h, min] = [Number(zone.slice(1, 3)), Number(zone.slice(-2))];
-    if (h > 14 || min > 59) return undefined;
-    offset = (zone.startsWith("-") ? -1 : 1) * (h * 60 + min);
-  }
-  return wall - offset * 60_000;
+  // The clock reads years up to 2100; a later one (a sharing link's far expiry) at its offset then.
+  if (!zone) return clock.toInstant(`${m[1]}-${m[2]}-${m[3]}`, `${m[4]}:${m[5]}:${m[6] ?? "00"}`) ?? wall - clock.offsetAt(wall) * 60_000;
+  if (zone === "Z") return wall;
+  const [h, min] = [Number(zone.slice(1, 3)), Number(zone.slice(-2))];
+  if (h > 14 || min > 59) return undefined;
+  return wall - (zone.startsWith("-") ? -1 : 1) * (h * 60 + min) * 60_000;
 }
 
 /** The taskPost fields, all required but invoice_number (add_task). */

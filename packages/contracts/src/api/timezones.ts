@@ -19,8 +19,3 @@ export function timezoneOffsetMinutes(id: number): number {
   return id >= 1 && id <= timezones.length ? MIN_OFFSET + (id - 1) * STEP : 0;
 }
 
-/** `YYYY-MM-DD HH:MM:SS` of an instant, in the given timezone id. */
-export function formatDateTime(epochMs: number, timezoneId: number): string {
-  const d = new Date(epochMs + timezoneOffsetMinutes(timezoneId) * 60_000);
-  return d.toISOString().slice(0, 19).replace("T", " ");
-}
