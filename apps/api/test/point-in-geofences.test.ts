@@ -37,6 +37,18 @@ describeApi("point in geofences", (h) => {
     expect(await zones(h, await h.newUser(), 54.69, 25.28)).toEqual([]);
   });
 
+  it("takes a concave polygon across the antimeridian and holds the points inside it, on either side of the line", async () => {
+    const user = await h.newUser();
+    // A C opening east: its back at 178°E–179°E, its arms reaching across to 175°W.
+    const c = [[0, 178], [0, -175], [1, -175], [1, 179], [3, 179], [3, -175], [4, -175], [4, 178], [0, 178]].map(([lat, lng]) => ({ lat, lng }));
+    await addFence(h, user, { name: "Fiji", polygon: c });
+    expect(await zones(h, user, 0.5, -176)).toEqual(["Fiji"]); // south arm, east of the line
+    expect(await zones(h, user, 3.5, 179.5)).toEqual(["Fiji"]); // north arm, west of it
+    expect(await zones(h, user, 2, 178.5)).toEqual(["Fiji"]); // the back
+    expect(await zones(h, user, 2, -177)).toEqual([]); // the mouth
+    expect(await zones(h, user, 2, 170)).toEqual([]);
+  });
+
   it("refuses a point that is missing, blank, not a number or off the globe, naming the field", async () => {
     const user = await h.newUser();
     const cases: [Record<string, string | number>, string][] = [

@@ -25,6 +25,12 @@ function hasThreeDistinct(ring: readonly LatLng[], n: number): boolean {
   return false;
 }
 
+/** The offset that takes a ring's step from `from` to `to` (stored longitudes, ±180) the short way round, given the offset so far. */
+export function shortWay(offset: number, from: number, to: number): number {
+  const step = to - from;
+  return step > 180 ? offset - 360 : step < -180 ? offset + 360 : offset;
+}
+
 /**
  * The ring, closed (first point repeated last) or open, prepared for `ringHolds`; null when
  * it has fewer than three distinct points and so holds nothing.
@@ -47,11 +53,7 @@ export function prepareRing(ring: readonly LatLng[]): Ring | null {
   let east = -Infinity;
   for (let i = 0; i < n; i++) {
     const q = ring[i]!;
-    if (i > 0) {
-      const step = q.lng - ring[i - 1]!.lng;
-      if (step > 180) offset -= 360;
-      else if (step < -180) offset += 360;
-    }
+    if (i > 0) offset = shortWay(offset, ring[i - 1]!.lng, q.lng);
     const lng = q.lng + offset;
     lats[i] = q.lat;
     lngs[i] = lng;

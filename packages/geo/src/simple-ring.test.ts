@@ -19,6 +19,18 @@ describe("isSimpleRing", () => {
     expect(isSimpleRing([])).toBe(false);
   });
 
+  it("judges a ring across the antimeridian as one outline: a concave one is simple, a bow tie is not", () => {
+    // A C opening east: its back at 178°E–179°E, its arms reaching across to 175°W.
+    const c = ring([0, 178], [0, -175], [1, -175], [1, 179], [3, 179], [3, -175], [4, -175], [4, 178]);
+    expect(isSimpleRing(c)).toBe(true);
+    // The same C away from the antimeridian, for comparison.
+    expect(isSimpleRing(ring([0, 8], [0, 15], [1, 15], [1, 9], [3, 9], [3, 15], [4, 15], [4, 8]))).toBe(true);
+    expect(isSimpleRing(ring([0, 179], [1, -179], [0, -179], [1, 179]))).toBe(false);
+    // An L whose foot crosses the line, and one whose corner touches its other arm.
+    expect(isSimpleRing(ring([0, 179], [0, -177], [1, -177], [1, -179.5], [4, -179.5], [4, 179]))).toBe(true);
+    expect(isSimpleRing(ring([0, 179], [0, -177], [1, -177], [0, -179.5], [4, -179.5], [4, 179]))).toBe(false);
+  });
+
   it("refuses a bow tie (two edges crossing)", () => {
     expect(isSimpleRing(ring([0, 0], [10, 10], [0, 10], [10, 0]))).toBe(false);
   });

@@ -1,4 +1,5 @@
 import type { LatLng } from "./geo.js";
+import { shortWay } from "./polygon.js";
 
 /*
  * `selfIntersects` counts only proper crossings, so a ring that touches itself (a figure
@@ -33,12 +34,31 @@ function foldsBack(u: LatLng, v: LatLng, w: LatLng): boolean {
 }
 
 /**
+ * The closed ring with each step taken the short way round, as containment reads it
+ * (prepareRing): a zone straddling the antimeridian becomes one continuous outline instead of
+ * one whose edges jump ~359° across the others. A ring whose steps do not come back to where
+ * they began (one round a pole) is left as stored.
+ */
+function unwrapped(ring: readonly LatLng[]): readonly LatLng[] {
+  let offset = 0;
+  let moved = false;
+  const out: LatLng[] = [ring[0]!];
+  for (let i = 1; i < ring.length; i++) {
+    offset = shortWay(offset, ring[i - 1]!.lng, ring[i]!.lng);
+    if (offset !== 0) moved = true;
+    out.push(offset === 0 ? ring[i]! : { lat: ring[i]!.lat, lng: ring[i]!.lng + offset });
+  }
+  return moved && offset === 0 ? out : ring;
+}
+
+/**
  * Whether a closed ring (first point equal to the last) is a simple polygon: at least
  * three corners, no repeated consecutive point, and no two edges meeting anywhere but
  * at the vertex that neighbouring edges share. Edges are compared only when their
  * bounding boxes overlap (a sweep over edges sorted by west end), which keeps real
  * outlines near n log n. A ring built to defeat that (thousands of long, nearly
- * parallel edges) is still O(n²): about 40 ms at 2,000 points, so callers bound n.
+ * parallel edges) is still O(n²): about 40 ms at 2,000 points, so callers bound n. A ring
+ * across the antimeridian is judged as containment reads it, unwrapped.
  */
 export function isSimpleRing(ring: readonly LatLng[]): boolean {
   const n = ring.length - 1; // edges
@@ -46,6 +66,7 @@ export function isSimpleRing(ring: readonly LatLng[]): boolean {
   const first = ring[0]!;
   const last = ring[n]!;
   if (first.lat !== last.lat || first.lng !== last.lng) return false;
+  ring = unwrapped(ring);
   for (let i = 0; i < n; i++) {
     const a = ring[i]!;
     const b = ring[i + 1]!;
