@@ -21,7 +21,7 @@ import Fastify, { type FastifyBaseLogger, type FastifyInstance, type InjectOptio
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { createMemoryBus, type Bus, type BusProducer } from "@fleet/bus";
 import { AddDeviceResponseSchema, FailureError, MessageFailureSchema, ValidationFailureSchema, WrongCredentialsSchema, type LiveState } from "@fleet/contracts";
-import { createUser, findUserByEmail, openDb, type CreateUserInput, type Db, type DbHandle, type User } from "@fleet/db";
+import { createUser, findUserByEmail, hashPassword, openDb, type CreateUserInput, type Db, type DbHandle, type User } from "@fleet/db";
 import { createChdbHistory, type HistoryStore } from "@fleet/history";
 import { createMemoryLive, type LiveStore } from "@fleet/live";
 import { hasService, sleep, tempChdbDir, tempPglite, tempPostgresDb, uniqueSuffix } from "@fleet/testkit";
@@ -29,6 +29,14 @@ import { apiApp, apiServerOptions, busDeadLetters, busRulesNotices, createBusCom
 import type { ApiSettings } from "../src/plugins/app/services.js";
 import type { Mailer } from "@fleet/mail";
 import type { Geocoder } from "@fleet/geocoder";
+
+const hashes = new Map<string, Promise<string>>();
+/** hashPassword, once per password: test users share a salt, which a test cannot tell apart. */
+function hashOnce(password: string): Promise<string> {
+  let hash = hashes.get(password);
+  if (!hash) hashes.set(password, (hash = hashPassword(password)));
+  return hash;
+}
 
 export type RecordsStore = "pglite" | "postgres";
 
@@ -340,10 +348,14 @@ export class ApiHarness {
     await o.cleanup();
   }
 
-  /** A fresh user (unique email, password "secret-pw-1") created in the records store. */
+  /**
+   * A fresh user (unique email, password "secret-pw-1") created in the records store. Its
+   * password hash is a real one, so logging in checks it, but made once per password and
+   * suite: scrypt costs about 0.1 s of CPU a user, and suites make thousands.
+   */
   async newUser(input: Partial<CreateUserInput> = {}): Promise<TestUser> {
     const password = input.password ?? "secret-pw-1";
-    const user = await createUser(this.db, { email: `u-${uniqueSuffix()}@example.com`, ...input, password });
+    const user = await createUser(this.db, { email: `u-${uniqueSuffix()}@example.com`, ...input, password }, hashOnce);
     return { ...user, password, hash: user.apiHash };
   }
 

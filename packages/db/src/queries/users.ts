@@ -40,13 +40,14 @@ export function isUserUsable(user: Pick<User, "active" | "expirationDate">, now 
 }
 
 /**
- * Creates a user with a hashed password and a new api hash. The returned row includes
+ * Creates a user with a hashed password (hashPassword, unless a test suite hashes each of its
+ * passwords once) and a new api hash. The returned row includes
  * `passwordHash` and `apiHash`; the API masks them as the spec's account record does.
  * @throws RefusedError `{email: taken}` when the (lower-cased) email is taken.
  */
-export async function createUser(db: Queryable, input: CreateUserInput): Promise<User> {
+export async function createUser(db: Queryable, input: CreateUserInput, hash: (password: string) => Promise<string> = hashPassword): Promise<User> {
   const { password, email, ...rest } = input;
-  const values = { ...rest, email: normalizeEmail(email), passwordHash: await hashPassword(password), apiHash: newApiHash() };
+  const values = { ...rest, email: normalizeEmail(email), passwordHash: await hash(password), apiHash: newApiHash() };
   try {
     const [user] = await db.insert(users).values(values).returning();
     return user!;
