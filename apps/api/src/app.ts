@@ -12,6 +12,7 @@ import reportScheduler from "./plugins/app/report-scheduler.js";
 import services, { type ServicesOptions } from "./plugins/app/services.js";
 import { loginRoutes, userRoutes } from "./routes/auth.js";
 import { healthRoutes } from "./routes/health.js";
+import { mapImageRoutes } from "./routes/map-images.js";
 import { accountRoutes } from "./routes/accounts.js";
 import { adminRoutes } from "./routes/admin.js";
 import { adminCompanyRoutes } from "./routes/admin-companies.js";
@@ -59,6 +60,7 @@ export const apiApp: FastifyPluginAsync<ApiAppOptions> = async (root, opts) => {
   await app.register(reportScheduler);
 
   await app.register(healthRoutes);
+  await app.register(mapImageRoutes);
   await app.register(loginRoutes);
   await app.register(accountRoutes);
   await app.register(reportDownloadRoutes);

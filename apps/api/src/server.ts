@@ -11,6 +11,7 @@ import { apiApp } from "./app.js";
 import { UnsafeStartError, assertSafeAdmin, ensureAdmin } from "./bootstrap.js";
 import { apiAppOptions } from "./compose.js";
 import { apiServerOptions } from "./fastify-options.js";
+import { mapImageRoutes } from "./routes/map-images.js";
 
 const config = loadAppConfigOrExit(ApiEnvSchema, "the API", ["KAFKA_BROKERS", "DATABASE_URL", "REDIS_URL", "CLICKHOUSE_URL"]);
 const logger = createLogger({ name: "api", level: config.LOG_LEVEL });
@@ -39,6 +40,8 @@ const mailer = createMailer({ smtpUrl: config.SMTP_URL, from: config.MAIL_FROM, 
 
 const app = Fastify({ loggerInstance: logger, ...apiServerOptions() });
 await app.register(apiApp, apiAppOptions(config, { db, live, history, bus, producer: commandProducer, mailer }));
+// The map images also at the root, where vendor clients look for them first.
+await app.register(mapImageRoutes);
 
 closeWithGrace({ delay: 10_000 }, async ({ err, signal }) => {
   if (err) logger.error({ err }, "shutting down after an error");

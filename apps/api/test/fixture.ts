@@ -48,6 +48,8 @@ export interface Reply {
   /** The body parsed as JSON (undefined when it is not JSON). */
   body: unknown;
   text: string;
+  /** The body's bytes, for answers that are not text (an image). */
+  raw: Buffer;
   headers: Record<string, unknown>;
   /** "POST /api/login", for assertion messages. */
   label: string;
@@ -387,7 +389,7 @@ export class ApiHarness {
     } catch {
       body = undefined;
     }
-    return { status: res.statusCode, body, text: res.body, headers: res.headers, label: `${opts.method ?? "GET"} ${opts.url}` };
+    return { status: res.statusCode, body, text: res.body, raw: res.rawPayload, headers: res.headers, label: `${opts.method ?? "GET"} ${opts.url}` };
   }
 
   async request(method: "GET" | "POST" | "PUT" | "DELETE", path: string, opts: CallOptions = {}): Promise<Reply> {

@@ -77,7 +77,7 @@ async function call(app: FastifyInstance, user: User, path: string, query: Recor
   const url = `/api${path}`;
   const q = Object.fromEntries(Object.entries({ lang: "en", ...query, user_api_hash: user.apiHash }).map(([k, v]) => [k, String(v)]));
   const res = await app.inject(body === undefined ? { method: "GET", url, query: q } : { method: "POST", url, query: q, payload: body as object });
-  return { status: res.statusCode, body: res.json(), text: res.body, headers: res.headers, label: `${body === undefined ? "GET" : "POST"} ${path}` };
+  return { status: res.statusCode, body: res.json(), text: res.body, raw: res.rawPayload, headers: res.headers, label: `${body === undefined ? "GET" : "POST"} ${path}` };
 }
 
 function state(deviceId: number, at = Date.now()): LiveState {

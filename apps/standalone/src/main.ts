@@ -2,7 +2,7 @@ import { mkdirSync } from "node:fs";
 import path from "node:path";
 import Fastify from "fastify";
 import type { Logger } from "pino";
-import { apiApp, apiAppOptions, apiServerOptions, assertSafeAdmin, ensureAdmin, type AdminAccount } from "@fleet/api";
+import { apiApp, apiAppOptions, apiServerOptions, assertSafeAdmin, ensureAdmin, mapImageRoutes, type AdminAccount } from "@fleet/api";
 import { createMemoryBus } from "@fleet/bus";
 import { historySettings, outboundAllowPrivate, trackerSettings, type StandaloneEnv } from "@fleet/config";
 import { openDb } from "@fleet/db";
@@ -70,6 +70,7 @@ export async function startStandalone(config: StandaloneEnv, logger: Logger): Pr
   const app = Fastify({ ...ingestServerOptions(logger, publisher), ...apiServerOptions() });
   await app.register(ingestApp, { publisher });
   await app.register(apiApp, apiAppOptions(config, { db, live, history, bus, producer: commandProducer, mailer }));
+  await app.register(mapImageRoutes);
   const url = await app.listen({ host: config.HOST, port: config.PORT });
 
   return {

@@ -1,5 +1,5 @@
 /*
- * Swagger UI and the health endpoints in the all-in-one process, over real HTTP: the API is
+ * Swagger UI, the health endpoints and the map images in the all-in-one process, over real HTTP: the API is
  * mounted there beside the ingest app, with the ingest server's options, so the page and
  * every asset it links are checked as a browser loads them, redirects followed.
  */
@@ -45,5 +45,14 @@ describe("Swagger UI and /health in the all-in-one process", () => {
       const res = await fetch(new URL(p, fleet.url));
       expect([res.status, await res.json()], p).toEqual([200, { status: 1 }]);
     }
+  });
+
+  it("serves the catalogues' map images at the root, where vendor clients look, and under /api", async () => {
+    for (const p of ["/images/device_icons/car.png", "/images/map_icons/1.png", "/assets/images/route_stop.png", "/api/images/map_icons/20.png"]) {
+      const res = await fetch(new URL(p, fleet.url));
+      const png = Buffer.from(await res.arrayBuffer());
+      expect([res.status, res.headers.get("content-type"), png.subarray(1, 4).toString("latin1")], p).toEqual([200, "image/png", "PNG"]);
+    }
+    expect((await fetch(new URL("/images/map_icons/0.png", fleet.url))).status).toBe(404);
   });
 });
