@@ -1,6 +1,6 @@
-import { clockOf } from "../lib/clock.js";
 import { COMPANIES_PER_PAGE, type AdminCompaniesQuery, type AdminCompaniesResponse, type AdminCompany, type AdminCompanyBody, type AdminCompanyUpdateBody, type UserClock } from "@fleet/contracts";
 import { createCompany, destroyCompany, findCompany, pageCompanies, updateCompany, type Company, type CompanyInput, type Db, type User } from "@fleet/db";
+import { clockOf } from "../lib/clock.js";
 import { pageRequest, pageWindow, paginateLaravel } from "../lib/pagination.js";
 import { found } from "./found.js";
 

@@ -1,4 +1,3 @@
-import { clockOf } from "../lib/clock.js";
 import { InvalidInputError, NotFoundError, isTruthy, type AdminDeviceExpirationBody, type AdminDevicesQuery, type AdminDeviceUserBody, type DeviceLookup, type LiveState, type UserClock } from "@fleet/contracts";
 import {
   assignDeviceUser,
@@ -16,6 +15,7 @@ import {
   type Refusal,
   type User,
 } from "@fleet/db";
+import { clockOf } from "../lib/clock.js";
 import { formatDuration } from "../lib/live-item.js";
 import { pageRequest, pageWindow, paginateCompact, type PageRequest } from "../lib/pagination.js";
 import { parseExpiration } from "./admin.js";

@@ -1,6 +1,6 @@
-import { clockOf } from "../lib/clock.js";
 import { FailureError, InvalidInputError, Topics, isTruthy, type AdminClient, type AdminClientBody, type AdminClientsQuery, type UserClock } from "@fleet/contracts";
 import { UserGroup, createClient as storeClient, listUnregistered, pageClients, type Db, type User } from "@fleet/db";
+import { clockOf } from "../lib/clock.js";
 import type { DeadLetters } from "../lib/dead-letters.js";
 import { pageRequest, pageWindow, paginate } from "../lib/pagination.js";
 import { worded, type Wording } from "./refusals.js";

@@ -1,4 +1,3 @@
-import { clockOf } from "../lib/clock.js";
 import {
   ALERT_DISTANCE_UNITS,
   ALERT_FUEL_UNITS,
@@ -23,7 +22,8 @@ import {
   type AlertNotificationsInput,
   type AlertRecord,
   type ChangeActiveAlert,
-  type EditAlertBody, type UserClock,
+  type EditAlertBody,
+  type UserClock,
 } from "@fleet/contracts";
 import {
   createAlert,
@@ -43,6 +43,7 @@ import {
   type User,
   type UserAlert,
 } from "@fleet/db";
+import { clockOf } from "../lib/clock.js";
 import { worded, type Wording } from "./refusals.js";
 import { found } from "./found.js";
 

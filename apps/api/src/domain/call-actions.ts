@@ -1,6 +1,6 @@
-import { clockOf } from "../lib/clock.js";
 import { CALL_RESPONSE_TYPES, EVENT_TYPES, InvalidInputError, parseTaskDateTime, type CallActionBody, type CallActionRecord, type CallActionUpdateBody, type UserClock } from "@fleet/contracts";
 import { createCallAction, destroyCallAction, findCallAction, pageCallActions, updateCallAction, type CallAction, type CallActionInput, type Db, type User } from "@fleet/db";
+import { clockOf } from "../lib/clock.js";
 import { pageRequest, pageWindow, paginateCompact } from "../lib/pagination.js";
 import { found } from "./found.js";
 import { worded, type Wording } from "./refusals.js";

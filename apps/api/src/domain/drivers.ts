@@ -1,6 +1,6 @@
-import { clockOf } from "../lib/clock.js";
 import { NotFoundError, type AddUserDriverBody, type DriverRecord, type EditUserDriverBody, type UserClock } from "@fleet/contracts";
 import { createDriver, destroyDriver, findUserDriver, listDriverDeviceChoices, pageUserDrivers, updateDriver, type Db, type Driver, type DriverInput, type User } from "@fleet/db";
+import { clockOf } from "../lib/clock.js";
 import { pageRequest, pageWindow, paginate } from "../lib/pagination.js";
 import { found } from "./found.js";
 

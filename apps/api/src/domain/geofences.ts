@@ -1,4 +1,3 @@
-import { clockOf } from "../lib/clock.js";
 import {
   InvalidInputError,
   MAX_POLYGON_POINTS,
@@ -9,10 +8,12 @@ import {
   type ChangeActive,
   type EditGeofenceBody,
   type GeofenceRecord,
-  type PointInGeofencesQuery, type UserClock,
+  type PointInGeofencesQuery,
+  type UserClock,
 } from "@fleet/contracts";
 import { createGeofence, destroyGeofence, listUserGeofenceGroups, listUserGeofences, setGeofencesActive, updateGeofence, type Db, type Geofence, type GeofenceInput, type User } from "@fleet/db";
 import { inGeofence, isSimpleRing, type LatLng } from "@fleet/geo";
+import { clockOf } from "../lib/clock.js";
 import { groupRecord } from "./geofence-groups.js";
 import { found } from "./found.js";
 

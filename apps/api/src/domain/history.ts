@@ -1,9 +1,9 @@
-import { clockOf } from "../lib/clock.js";
 import { parseRange, userClock, userUnits, type GetHistoryQuery, type GetHistoryResponse, type HistoryRange } from "@fleet/contracts";
 import { findUserDriversByRfid, listUserDeviceEvents, type Db, type User } from "@fleet/db";
 import type { HistoryStore } from "@fleet/history";
 import { formatNumber } from "@fleet/sensors";
 import { GroupStatus, segmentTrack, type Group } from "@fleet/trips";
+import { clockOf } from "../lib/clock.js";
 import { eventGroup, trackGroup, writeGroupJson, withEvents, type GroupContext, type HistoryEvent } from "../lib/history-groups.js";
 import { historyItemTail, type HistoryItemContext } from "../lib/history-items.js";
 import { asJsonWrite, type JsonOut, type JsonWrite } from "../lib/json-write.js";

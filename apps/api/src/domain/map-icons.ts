@@ -1,4 +1,3 @@
-import { clockOf } from "../lib/clock.js";
 import {
   InvalidInputError,
   findMapIcon,
@@ -8,9 +7,11 @@ import {
   type AddMapIconBody,
   type ChangeActive,
   type EditMapIconBody,
-  type UserMapIconRecord, type UserClock,
+  type UserMapIconRecord,
+  type UserClock,
 } from "@fleet/contracts";
 import { createUserMapIcon, destroyUserMapIcon, listUserMapIcons, setUserMapIconsActive, updateUserMapIcon, type Db, type User, type UserMapIcon, type UserMapIconInput } from "@fleet/db";
+import { clockOf } from "../lib/clock.js";
 import { found } from "./found.js";
 
 /*

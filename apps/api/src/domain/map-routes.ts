@@ -1,4 +1,3 @@
-import { clockOf } from "../lib/clock.js";
 import {
   InvalidInputError,
   MAX_ROUTE_POINTS,
@@ -8,9 +7,11 @@ import {
   type ChangeActive,
   type EditRouteBody,
   type GetRoutesQuery,
-  type RouteRecord, type UserClock,
+  type RouteRecord,
+  type UserClock,
 } from "@fleet/contracts";
 import { createRoute, destroyRoute, pageUserRoutes, setRoutesActive, updateRoute, type Db, type Route, type RouteInput, type User } from "@fleet/db";
+import { clockOf } from "../lib/clock.js";
 import { pageRequest, pageWindow, paginateCompact } from "../lib/pagination.js";
 import { found } from "./found.js";
 

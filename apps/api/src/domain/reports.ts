@@ -1,4 +1,3 @@
-import { clockOf } from "../lib/clock.js";
 import {
   InvalidInputError,
   checkReportParameters,
@@ -14,9 +13,11 @@ import {
   type EditReportBody,
   type ReportField,
   type ReportFormat,
-  type ReportRecord, type UserClock,
+  type ReportRecord,
+  type UserClock,
 } from "@fleet/contracts";
 import { createReport, destroyReport, listUserDevices, listUserReports, updateReport, type Db, type Report, type ReportInput, type User } from "@fleet/db";
+import { clockOf } from "../lib/clock.js";
 import { deviceData } from "../lib/live-item.js";
 import { pageRequest, pageWindow, paginate } from "../lib/pagination.js";
 import { found } from "./found.js";

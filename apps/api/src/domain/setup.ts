@@ -1,12 +1,13 @@
-import { clockOf } from "../lib/clock.js";
 import {
   FailureError, InvalidInputError, assertNoErrors, isTruthy,
   accountTimezones, authenticationOptions, dstTypeOptions, encodingOptions, monthOptions, requestMethodOptions, weekPosOptions, weekdayOptions,
   unitOfAltitudeOptions, unitOfCapacityOptions, unitOfDistanceOptions,
   dstCountries, dstCountryIds, monthIds, weekPosIds, weekdayIds,
-  type AccountRecord, type ChangePasswordBody, type EditSetupBody, type EditSetupDataResponse, type UserClock,
+  type AccountRecord, type ChangePasswordBody, type EditSetupBody, type EditSetupDataResponse,
+  type UserClock,
 } from "@fleet/contracts";
 import { changePassword, listDeviceGroups, saveAccountSetup, type AccountSettingsInput, type Db, type DeviceGroup, type DeviceGroupInput, type DstSettings, type User } from "@fleet/db";
+import { clockOf } from "../lib/clock.js";
 import { UNAUTHENTICATED } from "../plugins/app/auth.js";
 
 /*

@@ -1,4 +1,3 @@
-import { clockOf } from "../lib/clock.js";
 import { randomBytes } from "node:crypto";
 import {
   InvalidInputError,
@@ -9,11 +8,13 @@ import {
   type SharedDevicesResponseSchema,
   type SharingBody,
   type SharingRecord,
-  type SharingUpdateBody, type UserClock,
+  type SharingUpdateBody,
+  type UserClock,
 } from "@fleet/contracts";
 import { createSharing, destroySharing, findSharedByHash, findSharing, findUserById, isUserUsable, listUserDevicesByIds, pageSharings, updateSharing, type Db, type SharingInput, type SharingWithDevices, type User } from "@fleet/db";
 import type { LiveState } from "@fleet/contracts";
 import type { Static } from "@sinclair/typebox";
+import { clockOf } from "../lib/clock.js";
 import { liveItem, liveListContext } from "../lib/live-item.js";
 import { pageRequest, pageWindow, paginateCompact } from "../lib/pagination.js";
 import { found } from "./found.js";

@@ -1,4 +1,3 @@
-import { clockOf } from "../lib/clock.js";
 import {
   InvalidInputError,
   NotFoundError,
@@ -9,7 +8,8 @@ import {
   type AddTaskBody,
   type EditTaskBody,
   type GetTasksQuery,
-  type TaskRecord, type UserClock,
+  type TaskRecord,
+  type UserClock,
 } from "@fleet/contracts";
 import {
   createTask,
@@ -25,6 +25,7 @@ import {
   type TaskWithStatuses,
   type User,
 } from "@fleet/db";
+import { clockOf } from "../lib/clock.js";
 import { pageRequest, pageWindow, paginate } from "../lib/pagination.js";
 import { queryOrBody } from "../lib/query-or-body.js";
 import { worded, type Wording } from "./refusals.js";

@@ -1,4 +1,3 @@
-import { clockOf } from "../lib/clock.js";
 import {
   NotFoundError,
   protocols,
@@ -7,7 +6,8 @@ import {
   type EditUserGprsTemplateBody,
   type EditUserSmsTemplateBody,
   type GprsTemplateRecord,
-  type SmsTemplateRecord, type UserClock,
+  type SmsTemplateRecord,
+  type UserClock,
 } from "@fleet/contracts";
 import {
   createGprsTemplate,
@@ -26,6 +26,7 @@ import {
   type SmsTemplate,
   type User,
 } from "@fleet/db";
+import { clockOf } from "../lib/clock.js";
 import { pageRequest, pageWindow, paginate } from "../lib/pagination.js";
 import { worded, type Wording } from "./refusals.js";
 
