@@ -1,6 +1,7 @@
-import { ALERT_COMMAND_TYPES, ALERT_TYPES, InvalidInputError, userClock, type AlertAttribute, type AlertRecordList, type AlertsCommands, type AlertsSummaryQuery, type AlertsSummaryResponse } from "@fleet/contracts";
+import { ALERT_COMMAND_TYPES, ALERT_TYPES, InvalidInputError, type AlertAttribute, type AlertRecordList, type AlertsCommands, type AlertsSummaryQuery, type AlertsSummaryResponse } from "@fleet/contracts";
 import { countUserEventsByAlert, findUserAlert, listAlertChoices, listUserAlerts, listUserDevicesByIds, type Db, type User } from "@fleet/db";
 import type { LiveStore } from "@fleet/live";
+import { clockOf } from "../lib/clock.js";
 import { commandLabelsFor, commandTitles } from "../lib/command-catalogue.js";
 import { readPeriod } from "../lib/user-dates.js";
 import { found } from "./found.js";
@@ -56,7 +57,7 @@ export async function commands(db: Db, live: LiveStore, user: User, input: Alert
 
 /** get_alerts_summary: the user's alerts counted, and the events each recorded in the period (all time without one). */
 export async function summary(db: Db, user: User, query: AlertsSummaryQuery): Promise<AlertsSummaryResponse> {
-  const period = readPeriod(userClock(user), query);
+  const period = readPeriod(clockOf(user), query);
   const [alerts, counts] = await Promise.all([listUserAlerts(db, user.id), countUserEventsByAlert(db, user.id, period)]);
   const rows = alerts.map((a) => ({ id: a.id, name: a.name, type: a.type, active: a.active ? (1 as const) : (0 as const), devices: a.devices.length, events: counts.get(a.id) ?? 0 }));
   return {

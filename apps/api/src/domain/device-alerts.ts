@@ -1,5 +1,6 @@
-import { DEVICE_ALERTS_PER_PAGE, NotFoundError, userClock, type AlertTimePeriodBody, type DeviceAlert, type DeviceAlertsQuery } from "@fleet/contracts";
+import { DEVICE_ALERTS_PER_PAGE, NotFoundError, type AlertTimePeriodBody, type DeviceAlert, type DeviceAlertsQuery } from "@fleet/contracts";
 import { pageDeviceAlerts, setAlertDevicePeriod, type Db, type User } from "@fleet/db";
+import { clockOf } from "../lib/clock.js";
 import { pageRequest, pageWindow, paginateCompact } from "../lib/pagination.js";
 import { readPeriod } from "../lib/user-dates.js";
 
@@ -16,7 +17,7 @@ export async function list(db: Db, user: User, deviceId: number, query: DeviceAl
   const page = pageRequest(query, DEVICE_ALERTS_PER_PAGE);
   const found = await pageDeviceAlerts(db, user.id, deviceId, pageWindow(page));
   if (!found) throw new NotFoundError("Device");
-  const clock = userClock(user);
+  const clock = clockOf(user);
   const data = found.rows.map(
     (a): DeviceAlert => ({
       id: a.id,
@@ -36,7 +37,7 @@ export async function list(db: Db, user: User, deviceId: number, query: DeviceAl
  * device or alert that is not the user's, the answer is a 404 and nothing is written.
  */
 export async function setPeriod(db: Db, user: User, deviceId: number, alertId: number, body: AlertTimePeriodBody): Promise<void> {
-  const { fromMs, toMs } = readPeriod(userClock(user), body);
+  const { fromMs, toMs } = readPeriod(clockOf(user), body);
   const at = (ms: number | undefined) => (ms === undefined ? null : new Date(ms));
   const result = await setAlertDevicePeriod(db, user.id, deviceId, alertId, { activeFrom: at(fromMs), activeTo: at(toMs) });
   if (result === "no-device") throw new NotFoundError("Device");

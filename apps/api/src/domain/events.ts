@@ -1,7 +1,8 @@
-import { EVENTS_PER_PAGE, userClock, userUnits, type EventItem, type GetEventsQuery, type LiveEvent, type UserClock } from "@fleet/contracts";
+import { EVENTS_PER_PAGE, userUnits, type EventItem, type GetEventsQuery, type LiveEvent, type UserClock } from "@fleet/contracts";
 import { destroyUserEvents, findUserDevice, listCustomEventsByProtocol, listUserEventsByIds, pageUserEvents, type Db, type EventRow, type User } from "@fleet/db";
 import type { Geocoder } from "@fleet/geocoder";
 import type { LiveStore } from "@fleet/live";
+import { clockOf } from "../lib/clock.js";
 import { pageRequest, pageWindow, paginate } from "../lib/pagination.js";
 import { readPeriod } from "../lib/user-dates.js";
 import { found } from "./found.js";
@@ -22,7 +23,7 @@ interface Shown {
 
 function shownFor(user: User): Shown {
   const units = userUnits(user);
-  return { clock: userClock(user), speed: (kmh) => Math.round(units.speed(kmh)), altitude: (m) => Math.round(units.altitude(m)) };
+  return { clock: clockOf(user), speed: (kmh) => Math.round(units.speed(kmh)), altitude: (m) => Math.round(units.altitude(m)) };
 }
 
 /**

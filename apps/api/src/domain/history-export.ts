@@ -1,8 +1,9 @@
 import { Readable } from "node:stream";
-import { parseRange, userClock, userUnits, type ExportHistoryQuery, type HistoryRow } from "@fleet/contracts";
+import { parseRange, userUnits, type ExportHistoryQuery, type HistoryRow } from "@fleet/contracts";
 import { findUserDevice, type Db, type User } from "@fleet/db";
 import type { HistoryStore, PositionRange } from "@fleet/history";
 import type { FastifyReply } from "fastify";
+import { clockOf } from "../lib/clock.js";
 import { TRACK_WRITERS, type TrackMeta } from "../lib/history-files.js";
 import { localTimes } from "../lib/local-times.js";
 import { found } from "./found.js";
@@ -64,7 +65,7 @@ function fileName(deviceId: number, query: ExportHistoryQuery, extension: string
  * store that is down is a failure answer, not a cut-off file), then streams the rest.
  */
 export async function exportHistory(deps: HistoryExportDeps, user: User, query: ExportHistoryQuery, reply: FastifyReply): Promise<Readable> {
-  const clock = userClock(user);
+  const clock = clockOf(user);
   const range = parseRange(clock, query);
   const device = await found(findUserDevice(deps.db, user.id, query.device_id), "Device");
   const writer = TRACK_WRITERS[query.format];

@@ -1,7 +1,8 @@
-import { DEFAULT_HISTORY_PAGE_LIMIT, HISTORY_PAGE_LIMITS, parseRange, round, userClock, userUnits, type DeleteHistoryPositionsBody, type GetHistoryMessagesQuery, type GetHistoryMessagesResponse, type HistoryPosition, type HistoryRow, type UserUnits } from "@fleet/contracts";
+import { DEFAULT_HISTORY_PAGE_LIMIT, HISTORY_PAGE_LIMITS, parseRange, round, userUnits, type DeleteHistoryPositionsBody, type GetHistoryMessagesQuery, type GetHistoryMessagesResponse, type HistoryPosition, type HistoryRow, type UserUnits } from "@fleet/contracts";
 import { findUserDevice, listUserDevices, type Db, type Sensor, type User } from "@fleet/db";
 import type { HistoryPager, HistoryStore } from "@fleet/history";
 import { readSensor, sensorInput, type SensorDefinition, type SensorInput } from "@fleet/sensors";
+import { clockOf } from "../lib/clock.js";
 import { otherArr, otherXml } from "../lib/attribute-members.js";
 import type { LiveRecordCache } from "../lib/live-records.js";
 import { localTimes } from "../lib/local-times.js";
@@ -77,7 +78,7 @@ function positionRecord(ctx: PositionContext, row: HistoryRow): HistoryPosition 
 
 /** A page of the device's positions in the period, oldest first; `url` is the request's, for the page links. */
 export async function historyMessages(deps: HistoryMessagesDeps, user: User, query: GetHistoryMessagesQuery, url: string): Promise<GetHistoryMessagesResponse> {
-  const clock = userClock(user);
+  const clock = clockOf(user);
   const range = parseRange(clock, query);
   const { device, sensors } = await found(
     deps.records.of(user.id).then((records) => records.get(query.device_id)),

@@ -1,4 +1,4 @@
-import { parseRange, userClock, userUnits, type GetHistoryQuery, type GetHistoryResponse, type HistoryRange } from "@fleet/contracts";
+import { parseRange, userUnits, type GetHistoryQuery, type GetHistoryResponse, type HistoryRange } from "@fleet/contracts";
 import { findUserDriversByRfid, listUserDeviceEvents, type Db, type User } from "@fleet/db";
 import type { HistoryStore } from "@fleet/history";
 import { formatNumber } from "@fleet/sensors";
@@ -72,7 +72,7 @@ async function groupDrivers(db: Db, user: User, groups: readonly Group[]) {
  * what depends on the user and the track is written here; the rest is stringified as usual.
  */
 export async function getHistory(deps: HistoryDeps, user: User, query: GetHistoryQuery): Promise<JsonWrite<GetHistoryResponse>> {
-  const clock = userClock(user);
+  const clock = clockOf(user);
   const range = parseRange(clock, query);
   // Read together: the positions are not looked at, nor answered, unless the device is the user's.
   // The device and its sensors from the live list's cache of records, kept up to date through

@@ -1,7 +1,8 @@
-import { InvalidInputError, findReportType, parseRange, userClock, type GenerateReportBody, type HistoryRange, type UserClock } from "@fleet/contracts";
+import { InvalidInputError, findReportType, parseRange, type GenerateReportBody, type HistoryRange, type UserClock } from "@fleet/contracts";
 import { completeReportFile, createReportFile, failReportFile, listUserGeofences, type User } from "@fleet/db";
 import type { Mailer } from "@fleet/mail";
 import { REPORT_FILE_TYPES } from "@fleet/reports";
+import { clockOf } from "../lib/clock.js";
 import type { LiveRecord, LiveRecordCache } from "../lib/live-records.js";
 import { mailReport, reportFileName } from "./report-mail.js";
 import { canMake, makeReport, type ReportMakingDeps } from "./report-making.js";
@@ -48,7 +49,7 @@ function period(clock: UserClock, b: GenerateReportBody): HistoryRange {
 export async function generateReport(deps: ReportGenerateDeps, user: User, body: GenerateReportBody, linkBase: string): Promise<{ status: 3; url: string }> {
   const definition = checkedReport(body);
   if (!canMake(definition.type)) throw new InvalidInputError({ type: `${findReportType(definition.type)!.name} reports cannot be generated yet.` });
-  const range = period(userClock(user), body);
+  const range = period(clockOf(user), body);
   const [records, geofences] = await Promise.all([deps.records.of(user.id), listUserGeofences(deps.db, user.id)]);
   const devices = definition.devices.map((id) => records.get(id));
   if (devices.some((d) => d === undefined)) throw new InvalidInputError({ devices: "The selected devices are invalid." });

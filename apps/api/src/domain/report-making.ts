@@ -1,9 +1,10 @@
-import { KM_PER_MILE, findReportType, userClock, userUnits, type HistoryRange, type ReportFormat } from "@fleet/contracts";
+import { KM_PER_MILE, findReportType, userUnits, type HistoryRange, type ReportFormat } from "@fleet/contracts";
 import { findUserDriversByRfid, listUserDeviceEvents, type Db, type Geofence, type ReportInput, type Sensor, type User } from "@fleet/db";
 import type { HistoryStore } from "@fleet/history";
 import * as types from "@fleet/reports";
 import { deviceFigures, deviceGroups, renderReport, type DeviceFigures, type DeviceGroups, type DeviceTrack, type RenderedReport, type ReportContext, type ReportDocument, type ReportGeofence, type ReportHeading } from "@fleet/reports";
 import { segmentTrack } from "@fleet/trips";
+import { clockOf } from "../lib/clock.js";
 import { formatDuration } from "../lib/live-item.js";
 import type { LiveRecord } from "../lib/live-records.js";
 import { localTimes } from "../lib/local-times.js";
@@ -129,7 +130,7 @@ export async function makeReport(deps: ReportMakingDeps, user: User, definition:
   const type = findReportType(definition.type)!;
   const spec = TYPES[type.type];
   if (!spec) throw new Error(`report type ${type.type} cannot be made`);
-  const clock = userClock(user);
+  const clock = clockOf(user);
   const units = userUnits(user);
   const ctx: ReportContext = {
     units,

@@ -1,6 +1,7 @@
-import { userClock, type ReportFormat } from "@fleet/contracts";
+import type { ReportFormat } from "@fleet/contracts";
 import { claimReportJobs, enqueueReportJobs, findUserById, findUserReport, finishReportJob, isUserUsable, listScheduledReports, listUserGeofences, pruneReportJobs, type Report, type ReportJob } from "@fleet/db";
 import type { Mailer } from "@fleet/mail";
+import { clockOf } from "../lib/clock.js";
 import type { LiveRecord, LiveRecordCache } from "../lib/live-records.js";
 import { mailReport } from "./report-mail.js";
 import { canMake, makeReport, type ReportMakingDeps } from "./report-making.js";
@@ -35,7 +36,7 @@ export async function planReportRuns(deps: Pick<ReportScheduleDeps, "db">, now: 
   const runs = scheduled
     .filter(({ user }) => isUserUsable(user, new Date(now)))
     .flatMap(({ report, user }) =>
-      duePeriods(report, userClock(user), now).map((p) => ({ reportId: report.id, userId: user.id, kind: p.kind, periodFrom: new Date(p.fromMs), periodTo: new Date(p.toMs) })),
+      duePeriods(report, clockOf(user), now).map((p) => ({ reportId: report.id, userId: user.id, kind: p.kind, periodFrom: new Date(p.fromMs), periodTo: new Date(p.toMs) })),
     );
   return enqueueReportJobs(deps.db, runs);
 }
@@ -52,7 +53,7 @@ async function run(deps: ReportScheduleDeps, job: ReportJob): Promise<"sent" | "
   const range = { fromMs: job.periodFrom.getTime(), toMs: job.periodTo.getTime() - 1 };
   // Parameters were checked against the type's declarations when the definition was saved.
   const file = await makeReport(deps, user, { ...report, parameters: report.parameters as Record<string, number | string> }, { devices, geofences }, range, format);
-  const clock = userClock(user);
+  const clock = clockOf(user);
   const days = Math.round((job.periodTo.getTime() - job.periodFrom.getTime()) / DAY);
   const period = days <= 1 ? clock.format(range.fromMs).slice(0, 10) : `${clock.format(range.fromMs).slice(0, 10)} – ${clock.format(range.toMs).slice(0, 10)}`;
   await mailReport(deps.mailer, report, file, period, job.kind);
