@@ -1,4 +1,4 @@
-import { deviceIcons, mapIconCatalogue } from "@fleet/contracts";
+import { ROUTE_STATUS_NAMES, deviceIcons, mapIconCatalogue, routeMarkerPath, type RouteStatusName } from "@fleet/contracts";
 
 /**
  * An image the API's catalogues name by path, as scripts/draw.ts draws it: a pin of the
@@ -53,8 +53,8 @@ const MAP_LOOKS: { colour: string; glyph: string }[] = [
   { colour: "#00897b", glyph: "maki:information" },
 ];
 
-/** get_history's `images`: a marker per group status (api's history.ts names them route_<status>). */
-const ROUTE_LOOKS: Record<string, { colour: string; glyph: string }> = {
+/** get_history's `images`: a marker per group status. */
+const ROUTE_LOOKS: Record<RouteStatusName, { colour: string; glyph: string }> = {
   drive: { colour: "#1e88e5", glyph: "maki:car" },
   stop: { colour: "#e53935", glyph: "maki:parking" },
   start: { colour: "#43a047", glyph: "maki:triangle" },
@@ -75,5 +75,5 @@ export const MAP_IMAGES: readonly DrawnImage[] = [
     return { file: i.path, width: Number(i.width), height: Number(i.height), ...look(DEVICE_LOOKS, kind, "device icon") };
   }),
   ...mapIconCatalogue.map((m, k) => ({ file: m.path, width: Number(m.width), height: Number(m.height), ...look(MAP_LOOKS, k, "map icon") })),
-  ...Object.keys(ROUTE_LOOKS).map((status) => ({ file: `assets/images/route_${status}.png`, ...ROUTE_MARKER_SIZE, ...look(ROUTE_LOOKS, status, "route marker") })),
+  ...ROUTE_STATUS_NAMES.map((status) => ({ file: routeMarkerPath(status), ...ROUTE_MARKER_SIZE, ...ROUTE_LOOKS[status] })),
 ];

@@ -1,4 +1,4 @@
-import { parseRange, userUnits, type GetHistoryQuery, type GetHistoryResponse, type HistoryRange } from "@fleet/contracts";
+import { parseRange, routeMarkerPath, userUnits, type GetHistoryQuery, type GetHistoryResponse, type HistoryRange, type RouteStatusName } from "@fleet/contracts";
 import { findUserDriversByRfid, listUserDeviceEvents, type Db, type User } from "@fleet/db";
 import type { HistoryStore } from "@fleet/history";
 import { formatNumber } from "@fleet/sensors";
@@ -54,9 +54,9 @@ const STATUS_NAMES = [
   [GroupStatus.start, "start"],
   [GroupStatus.end, "end"],
   [GroupStatus.event, "event"],
-] as const;
+] as const satisfies readonly (readonly [number, RouteStatusName])[];
 const ITEM_CLASS = STATUS_NAMES.map(([id, value]) => ({ id, value }));
-const IMAGES = STATUS_NAMES.map(([id, value]) => ({ id, value: `assets/images/route_${value}.png` }));
+const IMAGES = STATUS_NAMES.map(([id, value]) => ({ id, value: routeMarkerPath(value) }));
 
 /** The Driver records of the cards the groups name. */
 async function groupDrivers(db: Db, user: User, groups: readonly Group[]) {

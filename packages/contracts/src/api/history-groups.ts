@@ -83,3 +83,9 @@ export const GetHistoryResponseSchema = Type.Object({
   status: StatusOk,
 });
 export type GetHistoryResponse = Static<typeof GetHistoryResponseSchema>;
+
+/** The vendor's names of get_history's group statuses (`item_class`), 1 drive to 5 event. */
+export const ROUTE_STATUS_NAMES = ["drive", "stop", "start", "end", "event"] as const;
+export type RouteStatusName = (typeof ROUTE_STATUS_NAMES)[number];
+/** The marker image get_history's `images` names for a status; the API serves it (@fleet/map-images). */
+export const routeMarkerPath = (status: RouteStatusName) => `assets/images/route_${status}.png`;
