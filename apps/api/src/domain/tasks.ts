@@ -26,6 +26,7 @@ import {
   type User,
 } from "@fleet/db";
 import { clockOf } from "../lib/clock.js";
+import { uploadedImage } from "../lib/image-type.js";
 import { pageRequest, pageWindow, paginate } from "../lib/pagination.js";
 import { queryOrBody } from "../lib/query-or-body.js";
 import { worded, type Wording } from "./refusals.js";
@@ -40,9 +41,6 @@ type Errors = Record<string, string>;
 const WHAT = "Task";
 
 const MAX_SIGNATURE_BYTES = 1024 * 1024;
-const PNG_MAGIC = Buffer.from([0x89, 0x50, 0x4e, 0x47, 0x0d, 0x0a, 0x1a, 0x0a]);
-const JPEG_MAGIC = Buffer.from([0xff, 0xd8, 0xff]);
-const DATA_URL = /^data:(image\/(?:png|jpeg));base64,([A-Za-z0-9+/]*={0,2})$/;
 
 /** A window's end before its start: "The pickup time to must be a date after or equal to pickup time from." */
 const inverted = (_: Refusal, label: string) => `The ${label} must be a date after or equal to ${label.replace(/ to$/, " from")}.`;
@@ -120,28 +118,15 @@ function patchOf(errors: Errors, b: Partial<AddTaskBody>, clock: UserClock): Par
   return patch;
 }
 
-/** The image type the bytes start like, by magic number; clients' declared types are not trusted. */
-function imageType(bytes: Buffer): "image/png" | "image/jpeg" | undefined {
-  if (bytes.subarray(0, PNG_MAGIC.length).equals(PNG_MAGIC)) return "image/png";
-  if (bytes.subarray(0, JPEG_MAGIC.length).equals(JPEG_MAGIC)) return "image/jpeg";
-  return undefined;
-}
-
 /**
  * The signature as stored: a PNG or JPEG of 1 MiB at most, its type read from its magic
  * bytes (a data URL's declared type must agree). Undefined, reason in `errors`, otherwise.
  */
 function signatureOf(errors: Errors, raw: NonNullable<EditTaskBody["signature"]>): TaskSignature | undefined {
-  let bytes: Buffer | undefined;
-  let declared: string | undefined;
-  if (typeof raw === "string") {
-    const m = DATA_URL.exec(raw);
-    if (m && m[2]!.length % 4 === 0) [declared, bytes] = [m[1], Buffer.from(m[2]!, "base64")];
-  } else if (Buffer.isBuffer(raw)) bytes = raw;
-  const sniffed = bytes && imageType(bytes);
+  const { bytes, contentType } = uploadedImage(raw);
   if (bytes && bytes.length > MAX_SIGNATURE_BYTES) errors.signature = "The signature may not be greater than 1024 kilobytes.";
-  else if (!bytes || !sniffed || (declared !== undefined && declared !== sniffed)) errors.signature = "The signature must be a PNG or JPEG image, as a file or a base64 data URL.";
-  else return { bytes, contentType: sniffed };
+  else if (!bytes || !contentType) errors.signature = "The signature must be a PNG or JPEG image, as a file or a base64 data URL.";
+  else return { bytes, contentType };
   return undefined;
 }
 

@@ -2,6 +2,7 @@ import * as contracts from "@fleet/contracts";
 import type { FastifyPluginAsyncTypebox } from "@fastify/type-provider-typebox";
 import * as tasks from "../domain/tasks.js";
 import { OK, endpoints } from "../lib/endpoints.js";
+import { imageAnswer, sendPrivateImage } from "../lib/image-type.js";
 import { currentUser } from "../plugins/app/auth.js";
 
 const tags = ["Task"];
@@ -46,15 +47,14 @@ export const taskRoutes: FastifyPluginAsyncTypebox = async (app) => {
         summary: "The signature image of a status row of one of the user's tasks, under its content type",
         params: contracts.TaskSignatureParamsSchema,
         response: {
-          200: { description: "The image", content: { "image/png": { schema: contracts.TaskSignatureImageSchema }, "image/jpeg": { schema: contracts.TaskSignatureImageSchema } } },
+          200: imageAnswer("The image", contracts.TaskSignatureImageSchema),
           ...contracts.FailureResponses,
         },
       },
     },
     async (req, reply) => {
       const signature = await tasks.signature(db, currentUser(req), Number(req.params.taskStatusId));
-      // Private, and never to be sniffed as anything but the image it is.
-      return reply.type(signature.contentType).header("cache-control", "private, no-store").header("x-content-type-options", "nosniff").send(signature.bytes);
+      return sendPrivateImage(reply, signature.contentType, signature.bytes);
     },
   );
   api.get("/get_tasks_statuses", { summary: "The task statuses", response: contracts.GetTasksStatusesResponseSchema }, tasks.statuses);

@@ -3,8 +3,7 @@ import type { Db, Queryable } from "../client.js";
 import type { Page } from "../owned.js";
 import { isRowId } from "../row-id.js";
 import { alertDevices, alerts } from "../schema/alerts.js";
-import { devices } from "../schema/devices.js";
-import { userDevices } from "../schema/user-devices.js";
+import { userHasDevice } from "./user-has-device.js";
 
 /*
  * One device's side of its alerts: the user's alerts that watch it, and the period in which
@@ -23,16 +22,6 @@ export interface DeviceAlert extends AlertPeriod {
   id: number;
   name: string;
   active: boolean;
-}
-
-async function userHasDevice(q: Queryable, userId: number, deviceId: number): Promise<boolean> {
-  if (!isRowId(deviceId)) return false;
-  const [row] = await q
-    .select({ id: devices.id })
-    .from(userDevices)
-    .innerJoin(devices, eq(devices.id, userDevices.deviceId))
-    .where(and(eq(userDevices.userId, userId), eq(userDevices.deviceId, deviceId), eq(devices.deleted, false)));
-  return row !== undefined;
 }
 
 /**

@@ -1,13 +1,6 @@
-import { bigserial, customType, index, integer, pgTable, text, timestamp } from "drizzle-orm/pg-core";
+import { bigserial, index, integer, pgTable, text } from "drizzle-orm/pg-core";
+import { bytea, ts } from "./columns.js";
 import { users } from "./users.js";
-
-const ts = (name: string) => timestamp(name, { withTimezone: true, mode: "date" });
-
-/** Bytes as they are: node-postgres hands back a Buffer, PGlite a Uint8Array. */
-const bytea = customType<{ data: Buffer; driverData: Buffer | Uint8Array }>({
-  dataType: () => "bytea",
-  fromDriver: (value) => (Buffer.isBuffer(value) ? value : Buffer.from(value)),
-});
 
 export const reportFileStatuses = ["pending", "ready", "failed"] as const;
 export type ReportFileStatus = (typeof reportFileStatuses)[number];

@@ -1,12 +1,7 @@
-import { customType, doublePrecision, index, integer, pgTable, serial, text, timestamp } from "drizzle-orm/pg-core";
+import { doublePrecision, index, integer, pgTable, serial, text } from "drizzle-orm/pg-core";
+import { bytea, ts } from "./columns.js";
 import { devices } from "./devices.js";
 import { users } from "./users.js";
-
-const ts = (name: string) => timestamp(name, { withTimezone: true, mode: "date" });
-const bytea = customType<{ data: Buffer; driverData: Buffer | Uint8Array }>({
-  dataType: () => "bytea",
-  fromDriver: (v) => (Buffer.isBuffer(v) ? v : Buffer.from(v)),
-});
 
 /** A delivery task for a device: pick up somewhere, deliver somewhere, within time windows. */
 export const tasks = pgTable(

@@ -1,0 +1,10 @@
+import { customType, timestamp } from "drizzle-orm/pg-core";
+
+/** A time with its zone, read as a Date. */
+export const ts = (name: string) => timestamp(name, { withTimezone: true, mode: "date" });
+
+/** Bytes as they are: node-postgres hands back a Buffer, PGlite a Uint8Array. */
+export const bytea = customType<{ data: Buffer; driverData: Buffer | Uint8Array }>({
+  dataType: () => "bytea",
+  fromDriver: (value) => (Buffer.isBuffer(value) ? value : Buffer.from(value)),
+});
