@@ -32,6 +32,7 @@ import { alertRoutes } from "./routes/alerts.js";
 import { templateRoutes } from "./routes/templates.js";
 import { commandRoutes } from "./routes/commands.js";
 import { taskRoutes } from "./routes/tasks.js";
+import { deviceMediaRoutes } from "./routes/device-media.js";
 import { callActionRoutes } from "./routes/call-actions.js";
 import { sharedViewRoutes, sharingRoutes } from "./routes/sharing.js";
 import { reportDownloadRoutes, reportRoutes } from "./routes/reports.js";
@@ -84,6 +85,7 @@ export const apiApp: FastifyPluginAsync<ApiAppOptions> = async (root, opts) => {
     await authed.register(templateRoutes);
     await authed.register(commandRoutes);
     await authed.register(taskRoutes);
+    await authed.register(deviceMediaRoutes);
     await authed.register(reportRoutes);
     await authed.register(historyMessageRoutes);
     await authed.register(eventRoutes);

@@ -24,6 +24,7 @@ export * from "./queries/map-icons.js";
 export * from "./queries/custom-events.js";
 export * from "./queries/alerts.js";
 export * from "./queries/device-alerts.js";
+export * from "./queries/device-media.js";
 export * from "./queries/templates.js";
 export * from "./queries/commands.js";
 export * from "./queries/tasks.js";

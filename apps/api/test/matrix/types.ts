@@ -26,6 +26,8 @@ export interface Records {
   client: number;
   /** An administrator's company (platform-wide, no user's). */
   company: number;
+  /** The file name of a photo of the device. */
+  media: string;
 }
 
 export interface RequestSpec {

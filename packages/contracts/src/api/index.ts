@@ -19,6 +19,7 @@ export * from "./map-icons.js";
 export * from "./custom-events.js";
 export * from "./alerts.js";
 export * from "./device-alerts.js";
+export * from "./device-media.js";
 export * from "./templates.js";
 export * from "./commands.js";
 export * from "./tasks.js";

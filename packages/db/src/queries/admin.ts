@@ -9,7 +9,7 @@ import { devices, type Device } from "../schema/devices.js";
 import { userDevices } from "../schema/user-devices.js";
 import { users, type User, type UserGroupId } from "../schema/users.js";
 import { announceUsersChanged } from "../user-changes.js";
-import { countUserDevices, destroyDevice, leaveDevice } from "./devices.js";
+import { countUserDevices, destroyDevice, leaveDevice, softDeleteDevices } from "./devices.js";
 import { createUser, newApiHash, normalizeEmail, type CreateUserInput } from "./users.js";
 import { containing } from "../like.js";
 
@@ -144,7 +144,7 @@ export async function deleteUsers(db: Db, userIds: readonly number[]): Promise<b
     if (deviceIds.length > 0) await tx.select({ id: devices.id }).from(devices).where(inArray(devices.id, deviceIds)).orderBy(asc(devices.id)).for("update");
     const before = await ownersOf(tx, deviceIds);
     const orphaned = before.filter((o) => o.userIds.every((u) => ids.includes(u))).map((o) => o.deviceId);
-    if (orphaned.length > 0) await tx.update(devices).set({ deleted: true }).where(inArray(devices.id, orphaned));
+    if (orphaned.length > 0) await softDeleteDevices(tx, orphaned);
     await tx.delete(users).where(inArray(users.id, ids));
     return before.map((o) => ({ deviceId: o.deviceId, userIds: o.userIds.filter((u) => !ids.includes(u)) }));
   });

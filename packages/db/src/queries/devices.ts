@@ -4,6 +4,7 @@ import { announceChanged, ownersOf, type DeviceOwners } from "../device-changes.
 import { RefusedError, uniqueViolation } from "../errors.js";
 import { isRowId } from "../row-id.js";
 import { defaultIconColors, devices, type Device, type IconColors, type NewDevice } from "../schema/devices.js";
+import { deviceMedia } from "../schema/device-media.js";
 import { drivers } from "../schema/drivers.js";
 import { userDevices, type UserDevice } from "../schema/user-devices.js";
 import { users } from "../schema/users.js";
@@ -294,6 +295,15 @@ export async function updateDevice(db: Db, userId: number, deviceId: number, inp
 }
 
 /**
+ * Marks devices deleted (the row stays, for the history and events that name it) and drops
+ * their photos: nobody can read them any more, and they are the bulk of what a device keeps.
+ */
+export async function softDeleteDevices(tx: Tx, deviceIds: readonly number[]): Promise<void> {
+  await tx.update(devices).set({ deleted: true }).where(inArray(devices.id, [...deviceIds]));
+  await tx.delete(deviceMedia).where(inArray(deviceMedia.deviceId, [...deviceIds]));
+}
+
+/**
  * Takes the device away from the user inside the caller's transaction: the user's pivot row
  * goes, and the drivers the user assigned to the device are unassigned. When no other user
  * has the device it is soft-deleted (its IMEI is free again, the tracker's cache drops it)
@@ -310,7 +320,7 @@ export async function leaveDevice(tx: Tx, userId: number, deviceId: number): Pro
   const owners = await ownersOf(tx, [deviceId]);
   const deleted = owners[0]!.userIds.every((id) => id === userId);
   await tx.delete(userDevices).where(and(eq(userDevices.userId, userId), eq(userDevices.deviceId, deviceId)));
-  if (deleted) await tx.update(devices).set({ deleted: true }).where(eq(devices.id, deviceId));
+  if (deleted) await softDeleteDevices(tx, [deviceId]);
   // A deleted device keeps no driver; one that stays loses only the drivers this user assigned.
   await tx
     .update(drivers)

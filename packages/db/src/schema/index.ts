@@ -19,3 +19,4 @@ export * from "./report-jobs.js";
 export * from "./sharings.js";
 export * from "./call-actions.js";
 export * from "./companies.js";
+export * from "./device-media.js";
