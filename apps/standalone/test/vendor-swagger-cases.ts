@@ -1,8 +1,7 @@
 /*
  * The vendor Swagger's operations as vendor-swagger.test.ts drives them: one valid request per
- * implemented operation (run in table order; the destroys last, on throwaway records or on
- * what no later case reads), the operations the product does not implement, and the
- * Swagger's known quirks.
+ * operation (run in table order; the destroys last, on throwaway records or on what no later
+ * case reads), and the Swagger's known quirks.
  */
 import { expect } from "vitest";
 import { PNG_BASE64, taskBody } from "../../api/test/task-body.js";
@@ -32,6 +31,8 @@ export interface Seeded {
   task: number;
   /** A status row of `task` that carries a signature. */
   taskStatus: number;
+  /** The file name of a photo of `device` (the PNG of PNG_BASE64). */
+  media: string;
   report: number;
   deviceGroup: number;
   geofenceGroup: number;
@@ -46,7 +47,7 @@ export interface Seeded {
   /** The account's SMS gateway: a test server that answers 200. */
   smsGateway: string;
   /** Records made only to be destroyed by the delete-type cases. */
-  throwaway: { device: number; sensor: number; service: number; alert: number; customEvent: number; geofence: number; route: number; report: number; mapIcon: number; driver: number; gprsTemplate: number; smsTemplate: number; task: number; sharing: number; callAction: number; company: number; clients: [number, number] };
+  throwaway: { device: number; sensor: number; service: number; alert: number; customEvent: number; geofence: number; route: number; report: number; mapIcon: number; driver: number; gprsTemplate: number; smsTemplate: number; task: number; sharing: number; callAction: number; company: number; clients: [number, number]; media: string };
 }
 
 export interface Req {
@@ -79,16 +80,6 @@ export interface Case {
   /** What else the answer must show; required where the Swagger gives no 200 schema. */
   check?(reply: Reply, s: Seeded): void | Promise<void>;
 }
-
-/**
- * Operations of the Swagger the product does not implement: neither our spec nor
- * decisions.md takes them up, and the server has no route for them (404). One moves into
- * CASES when it is implemented; the coverage test keeps both lists in step with the Swagger.
- */
-export const NOT_IMPLEMENTED = [
-  // Device media files.
-  ...["get /devices/{device_id}/media", "get /devices/{device_id}/media/file/{filename}", "delete /devices/{device_id}/media/file/{filename}"],
-];
 
 /** An error line of one operation's answer that is the Swagger's fault, not the answer's. */
 export interface Quirk {
@@ -255,6 +246,15 @@ export const CASES: Case[] = [
     },
   },
   { op: "get /get_tasks_statuses", request: () => ({}) },
+  { op: "get /devices/{device_id}/media", request: (s) => ({ params: { device_id: s.device }, query: { page: 1 } }) },
+  {
+    op: "get /devices/{device_id}/media/file/{filename}",
+    request: (s) => ({ params: { device_id: s.device, filename: s.media } }),
+    check: (r) => {
+      expect(r.contentType).toMatch(/^image\/png/);
+      expect((r.body as Buffer).toString("base64")).toBe(PNG_BASE64);
+    },
+  },
   { op: "get /get_tasks_priorities", request: () => ({}) },
 
   ...GROUP_KINDS.flatMap(({ path, members, group, member }): Case[] => [
@@ -333,5 +333,10 @@ export const CASES: Case[] = [
   { op: "delete /admin/client/{id}", request: (s) => ({ params: { id: s.throwaway.clients[0] } }), check: OK },
   { op: "delete /admin/clients", request: (s) => ({ body: { ids: [s.throwaway.clients[1]] } }), check: OK },
   { op: "get /destroy_events", request: () => ({}) },
+  {
+    op: "delete /devices/{device_id}/media/file/{filename}",
+    request: (s) => ({ params: { device_id: s.throwaway.device, filename: s.throwaway.media } }),
+    check: (r) => expect(r.body).toEqual({ status: 1, delete_count: 1 }),
+  },
   { op: "get /destroy_device", request: (s) => ({ query: { device_id: s.throwaway.device } }) },
 ];
