@@ -4,10 +4,10 @@
  * positions pushed in real time and shown by get_devices, GPX replayed, Ctrl-C in a real process.
  */
 import { spawn } from "node:child_process";
-import { mkdtemp, rm, writeFile } from "node:fs/promises";
-import { tmpdir } from "node:os";
+import { rm, writeFile } from "node:fs/promises";
 import path from "node:path";
 import { fileURLToPath } from "node:url";
+import { tempPglite } from "@fleet/testkit";
 import { pino } from "pino";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { FleetClient } from "@fleet/cli/client";
@@ -30,7 +30,7 @@ describe("pnpm simulate against the all-in-one server", () => {
   let fleet: Standalone;
 
   beforeAll(async () => {
-    dataDir = await mkdtemp(path.join(tmpdir(), "fleet-simulator-"));
+    dataDir = (await tempPglite()).dataDir;
     const config = loadConfig(StandaloneEnvSchema, { DATA_DIR: dataDir, PORT: "0", HOST: "127.0.0.1", FLEET_ADMIN_EMAIL: admin.email, FLEET_ADMIN_PASSWORD: admin.password, TRACKER_FLUSH_MS: "100" });
     fleet = await startStandalone(config, pino({ level: "silent" }));
   });

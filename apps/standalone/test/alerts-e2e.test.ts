@@ -3,13 +3,11 @@
  * API over Kafka, Postgres, Redis and chDB) and in embedded mode (`pnpm start`), each with a
  * real webhook server and a real SMTP server.
  */
-import { mkdtemp, rm } from "node:fs/promises";
-import { tmpdir } from "node:os";
-import path from "node:path";
+import { rm } from "node:fs/promises";
 import { pino } from "pino";
 import { afterAll, beforeAll, describe, it } from "vitest";
 import { loadConfig, StandaloneEnvSchema } from "@fleet/config";
-import { hasService, smtpTestServer, type SmtpTestServer } from "@fleet/testkit";
+import { hasService, smtpTestServer, type SmtpTestServer, tempPglite } from "@fleet/testkit";
 import { startStandalone, type Standalone } from "../src/main.js";
 import { alertsScenario, hookServer, type HookServer } from "./alerts-scenario.js";
 import { distributedStack, type DistributedStack } from "./distributed-stack.js";
@@ -44,7 +42,7 @@ describe("alerts end to end in embedded mode", () => {
   let hooks: HookServer;
 
   beforeAll(async () => {
-    dataDir = await mkdtemp(path.join(tmpdir(), "fleet-alerts-e2e-"));
+    dataDir = (await tempPglite()).dataDir;
     [smtp, hooks] = await Promise.all([smtpTestServer(), hookServer()]);
     const config = loadConfig(StandaloneEnvSchema, {
       DATA_DIR: dataDir,

@@ -3,13 +3,11 @@
  * mounted there beside the ingest app, with the ingest server's options, so the page and
  * every asset it links are checked as a browser loads them, redirects followed.
  */
-import { mkdtemp, rm } from "node:fs/promises";
-import { tmpdir } from "node:os";
-import path from "node:path";
+import { rm } from "node:fs/promises";
 import { pino } from "pino";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { loadConfig, StandaloneEnvSchema } from "@fleet/config";
-import { fetchSwaggerUi } from "@fleet/testkit";
+import { fetchSwaggerUi, tempPglite } from "@fleet/testkit";
 import { startStandalone, type Standalone } from "../src/main.js";
 
 describe("Swagger UI and /health in the all-in-one process", () => {
@@ -17,7 +15,7 @@ describe("Swagger UI and /health in the all-in-one process", () => {
   let fleet: Standalone;
 
   beforeAll(async () => {
-    dataDir = await mkdtemp(path.join(tmpdir(), "fleet-docs-"));
+    dataDir = (await tempPglite()).dataDir;
     const config = loadConfig(StandaloneEnvSchema, { DATA_DIR: dataDir, PORT: "0", HOST: "127.0.0.1", FLEET_ADMIN_EMAIL: "admin@docs.test", FLEET_ADMIN_PASSWORD: "docs-secret" });
     fleet = await startStandalone(config, pino({ level: "silent" }));
   });

@@ -1,10 +1,8 @@
-import { mkdtemp, rm } from "node:fs/promises";
-import { tmpdir } from "node:os";
-import path from "node:path";
+import { rm } from "node:fs/promises";
 import { pino } from "pino";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { loadConfig, StandaloneEnvSchema } from "@fleet/config";
-import { hasService } from "@fleet/testkit";
+import { hasService, tempPglite } from "@fleet/testkit";
 import { startStandalone, type Standalone } from "../src/main.js";
 import { distributedStack, type DistributedStack } from "./distributed-stack.js";
 import { fleetScenario, type Client } from "./scenario.js";
@@ -48,7 +46,7 @@ describe("end to end in embedded mode (pnpm start: PGlite, chDB, in-process bus,
   let fleet: Standalone;
 
   beforeAll(async () => {
-    dataDir = await mkdtemp(path.join(tmpdir(), "fleet-embedded-"));
+    dataDir = (await tempPglite()).dataDir;
     const config = loadConfig(StandaloneEnvSchema, { DATA_DIR: dataDir, PORT: "0", HOST: "127.0.0.1", FLEET_ADMIN_EMAIL: admin.email, FLEET_ADMIN_PASSWORD: admin.password, TRACKER_FLUSH_MS: "200" });
     fleet = await startStandalone(config, silent);
   });

@@ -1,12 +1,11 @@
 import { execFile } from "node:child_process";
-import { mkdtemp, rm } from "node:fs/promises";
-import { tmpdir } from "node:os";
+import { rm } from "node:fs/promises";
 import path from "node:path";
 import { promisify } from "node:util";
 import { pino } from "pino";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { loadConfig, StandaloneEnvSchema } from "@fleet/config";
-import { waitFor } from "@fleet/testkit";
+import { tempPglite, waitFor } from "@fleet/testkit";
 import { startStandalone, type Standalone } from "../src/main.js";
 
 const run = promisify(execFile);
@@ -32,7 +31,7 @@ describe("embedded mode across a restart, driven by the CLI", () => {
   };
 
   beforeAll(async () => {
-    dataDir = await mkdtemp(path.join(tmpdir(), "fleet-restart-"));
+    dataDir = (await tempPglite()).dataDir;
   });
   afterAll(async () => {
     await fleet?.close();

@@ -5,14 +5,12 @@
  * checked against that operation's 200 schema (vendor-swagger-cases.ts holds the table).
  */
 import { createServer, type Server } from "node:http";
-import { mkdtemp, rm } from "node:fs/promises";
+import { rm } from "node:fs/promises";
 import type { AddressInfo } from "node:net";
-import { tmpdir } from "node:os";
-import path from "node:path";
 import { pino } from "pino";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { loadConfig, StandaloneEnvSchema } from "@fleet/config";
-import { waitFor } from "@fleet/testkit";
+import { tempPglite, waitFor } from "@fleet/testkit";
 import { startStandalone, type Standalone } from "../src/main.js";
 import { swagger, swaggerErrors, type JsonSchema } from "../../api/test/swagger.js";
 import {
@@ -220,7 +218,7 @@ describe("the vendor Swagger's operations in embedded mode", () => {
   let seeded: Seeded;
 
   beforeAll(async () => {
-    dataDir = await mkdtemp(path.join(tmpdir(), "fleet-vendor-swagger-"));
+    dataDir = (await tempPglite()).dataDir;
     gateway = await smsGateway();
     const config = loadConfig(StandaloneEnvSchema, {
       DATA_DIR: dataDir,

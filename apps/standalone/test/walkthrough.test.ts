@@ -6,13 +6,11 @@
  * show the sensor values, the engine state, the driver the RFID chose and the services'
  * state, computed from what the tracker stored.
  */
-import { mkdtemp, rm } from "node:fs/promises";
-import { tmpdir } from "node:os";
-import path from "node:path";
+import { rm } from "node:fs/promises";
 import { pino } from "pino";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { loadConfig, StandaloneEnvSchema } from "@fleet/config";
-import { waitFor } from "@fleet/testkit";
+import { tempPglite, waitFor } from "@fleet/testkit";
 import { startStandalone, type Standalone } from "../src/main.js";
 
 const admin = { email: "admin@walk.test", password: "walk-secret" };
@@ -32,7 +30,7 @@ describe("a new user's first steps, end to end in embedded mode", () => {
   let fleet: Standalone;
 
   beforeAll(async () => {
-    dataDir = await mkdtemp(path.join(tmpdir(), "fleet-walk-"));
+    dataDir = (await tempPglite()).dataDir;
     const config = loadConfig(StandaloneEnvSchema, { DATA_DIR: dataDir, PORT: "0", HOST: "127.0.0.1", FLEET_ADMIN_EMAIL: admin.email, FLEET_ADMIN_PASSWORD: admin.password, TRACKER_FLUSH_MS: "100" });
     fleet = await startStandalone(config, pino({ level: "silent" }));
   });

@@ -1,8 +1,9 @@
 import { randomBytes } from "node:crypto";
-import { mkdtemp, rm } from "node:fs/promises";
+import { cp, mkdtemp, rm } from "node:fs/promises";
 import os from "node:os";
 import path from "node:path";
 import pg from "pg";
+import { inject } from "vitest";
 import { serviceUrls } from "./services.js";
 
 async function adminQuery(sql: string): Promise<void> {
@@ -37,8 +38,14 @@ export async function tempPostgresDb(): Promise<{ url: string; cleanup(): Promis
   };
 }
 
-/** A temporary data directory for an embedded store (PGlite keeps files under it). */
+/**
+ * A temporary data directory for an embedded store (PGlite keeps files under it), holding an
+ * empty PGlite cluster: a copy of global setup's template, so the store starts without
+ * running initdb. Outside a run with that setup it is an empty directory (PGlite runs initdb).
+ */
 export async function tempPglite(): Promise<{ dataDir: string; cleanup(): Promise<void> }> {
   const dataDir = await mkdtemp(path.join(os.tmpdir(), "fleet-pglite-"));
+  const template = inject("pgliteTemplate");
+  if (template) await cp(template, dataDir, { recursive: true });
   return { dataDir, cleanup: () => rm(dataDir, { recursive: true, force: true }) };
 }

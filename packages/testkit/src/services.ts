@@ -14,6 +14,8 @@ export type ServiceName = "kafka" | "postgres" | "redis" | "clickhouse";
 declare module "vitest" {
   export interface ProvidedContext {
     services: Record<ServiceName, boolean>;
+    /** A data directory whose `pglite/` holds a freshly initialised, empty PGlite cluster (pglite-template.ts). */
+    pgliteTemplate: string;
   }
 }
 
