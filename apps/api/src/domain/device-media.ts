@@ -45,9 +45,9 @@ export async function upload(db: Db, user: User, deviceId: number, body: DeviceM
   if (bytes && bytes.length > DEVICE_MEDIA_MAX_BYTES) throw new InvalidInputError({ file: `The file may not be greater than ${DEVICE_MEDIA_MAX_BYTES / 1024} kilobytes.` });
   if (!bytes || !contentType) throw new InvalidInputError({ file: "The file must be a JPEG or PNG image, as a file or a base64 data URL." });
   const cameraName = body.camera_name?.trim() ?? "";
-  const name = await addDeviceMedia(db, user.id, deviceId, { body: bytes, contentType, cameraName });
-  if (name === undefined) throw new NotFoundError("Device");
-  return { status: 1 as const, data: entry(user, deviceId, { name, size: bytes.length, cameraName, createdAt: new Date() }) };
+  const kept = await addDeviceMedia(db, user.id, deviceId, { body: bytes, contentType, cameraName });
+  if (!kept) throw new NotFoundError("Device");
+  return { status: 1 as const, data: entry(user, deviceId, kept) };
 }
 
 /** GET devices/{device_id}/media/file/{filename}: the photo's bytes and type. */

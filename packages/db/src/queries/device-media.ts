@@ -24,12 +24,15 @@ export interface DeviceMediaEntry {
   createdAt: Date;
 }
 
-/** Keeps a photo of the device; its file name, or undefined when the device is not one the user has. */
-export async function addDeviceMedia(db: Db, userId: number, deviceId: number, media: NewDeviceMedia): Promise<string | undefined> {
+/** Keeps a photo of the device; its entry as the list shows it, or undefined when the device is not one the user has. */
+export async function addDeviceMedia(db: Db, userId: number, deviceId: number, media: NewDeviceMedia): Promise<DeviceMediaEntry | undefined> {
   if (!(await userHasDevice(db, userId, deviceId))) return undefined;
   const name = randomBytes(24).toString("base64url");
-  await db.insert(deviceMedia).values({ deviceId, name, contentType: media.contentType, size: media.body.length, body: media.body, cameraName: media.cameraName ?? "" });
-  return name;
+  const [row] = await db
+    .insert(deviceMedia)
+    .values({ deviceId, name, contentType: media.contentType, size: media.body.length, body: media.body, cameraName: media.cameraName ?? "" })
+    .returning({ name: deviceMedia.name, size: deviceMedia.size, cameraName: deviceMedia.cameraName, createdAt: deviceMedia.createdAt });
+  return row;
 }
 
 /** A page of the device's photos, newest first, and how many it has; undefined when the device is not one the user has. */
