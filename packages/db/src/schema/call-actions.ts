@@ -1,11 +1,10 @@
 import { callResponseTypeNames } from "@fleet/contracts";
-import { bigint, index, integer, pgTable, serial, text, timestamp } from "drizzle-orm/pg-core";
+import { bigint, index, integer, pgTable, serial, text } from "drizzle-orm/pg-core";
 import { alerts } from "./alerts.js";
+import { ts } from "./columns.js";
 import { devices } from "./devices.js";
 import { events } from "./events.js";
 import { users } from "./users.js";
-
-const ts = (name: string) => timestamp(name, { withTimezone: true, mode: "date" });
 
 /**
  * A call an operator made about one of a user's devices (the vendor's call actions): when,

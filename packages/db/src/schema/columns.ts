@@ -1,6 +1,6 @@
 import { customType, timestamp } from "drizzle-orm/pg-core";
 
-/** A time with its zone, read as a Date. */
+/** Every timestamp is a `timestamptz`: an instant, read as a Date and shown in the user's timezone by the API. */
 export const ts = (name: string) => timestamp(name, { withTimezone: true, mode: "date" });
 
 /** Bytes as they are: node-postgres hands back a Buffer, PGlite a Uint8Array. */

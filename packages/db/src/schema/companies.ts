@@ -1,7 +1,6 @@
-import { index, integer, pgTable, serial, text, timestamp } from "drizzle-orm/pg-core";
+import { index, integer, pgTable, serial, text } from "drizzle-orm/pg-core";
+import { ts } from "./columns.js";
 import { users } from "./users.js";
-
-const ts = (name: string) => timestamp(name, { withTimezone: true, mode: "date" });
 
 /**
  * A company (the vendor's admin companies): a platform-wide record administrators keep,

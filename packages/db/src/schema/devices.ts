@@ -1,18 +1,6 @@
 import { sql } from "drizzle-orm";
-import {
-  boolean,
-  check,
-  doublePrecision,
-  index,
-  integer,
-  jsonb,
-  numeric,
-  pgTable,
-  serial,
-  text,
-  timestamp,
-  uniqueIndex,
-} from "drizzle-orm/pg-core";
+import { boolean, check, doublePrecision, index, integer, jsonb, numeric, pgTable, serial, text, uniqueIndex } from "drizzle-orm/pg-core";
+import { ts } from "./columns.js";
 import { users } from "./users.js";
 
 /** Colours a device icon may take (the `add_device` body's `icon_*` options). */
@@ -28,8 +16,6 @@ export interface IconColors {
 export const defaultIconColors: IconColors = { moving: "green", stopped: "red", offline: "red", engine: "yellow" };
 
 export const deviceIconsTypes = ["arrow", "icon", "rotating"] as const;
-
-const ts = (name: string) => timestamp(name, { withTimezone: true, mode: "date" });
 
 export const devices = pgTable(
   "devices",

@@ -1,8 +1,7 @@
-import { index, integer, pgTable, serial, text, timestamp } from "drizzle-orm/pg-core";
+import { index, integer, pgTable, serial, text } from "drizzle-orm/pg-core";
+import { ts } from "./columns.js";
 import { devices } from "./devices.js";
 import { users } from "./users.js";
-
-const ts = (name: string) => timestamp(name, { withTimezone: true, mode: "date" });
 
 /**
  * A user's drivers. `device_id` is the device the driver is assigned to; a position from

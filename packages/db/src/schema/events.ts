@@ -1,10 +1,9 @@
-import { bigint, bigserial, boolean, doublePrecision, index, integer, pgTable, text, timestamp, uniqueIndex } from "drizzle-orm/pg-core";
+import { bigint, bigserial, boolean, doublePrecision, index, integer, pgTable, text, uniqueIndex } from "drizzle-orm/pg-core";
 import { alerts } from "./alerts.js";
+import { ts } from "./columns.js";
 import { devices } from "./devices.js";
 import { geofences } from "./geofences.js";
 import { users } from "./users.js";
-
-const ts = (name: string) => timestamp(name, { withTimezone: true, mode: "date" });
 
 /**
  * An event the rules service recorded for a user (an alert that fired on a position):

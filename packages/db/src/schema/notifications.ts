@@ -1,8 +1,7 @@
-import { bigint, bigserial, index, integer, jsonb, pgTable, text, timestamp, uniqueIndex } from "drizzle-orm/pg-core";
+import { bigint, bigserial, index, integer, jsonb, pgTable, text, uniqueIndex } from "drizzle-orm/pg-core";
+import { ts } from "./columns.js";
 import { events } from "./events.js";
 import { users } from "./users.js";
-
-const ts = (name: string) => timestamp(name, { withTimezone: true, mode: "date" });
 
 export const notificationChannels = ["webhook", "email", "sms", "command"] as const;
 export type NotificationChannel = (typeof notificationChannels)[number];

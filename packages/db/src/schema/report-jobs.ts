@@ -1,8 +1,7 @@
-import { bigserial, index, integer, pgTable, text, timestamp, uniqueIndex } from "drizzle-orm/pg-core";
+import { bigserial, index, integer, pgTable, text, uniqueIndex } from "drizzle-orm/pg-core";
+import { ts } from "./columns.js";
 import { reports } from "./reports.js";
 import { users } from "./users.js";
-
-const ts = (name: string) => timestamp(name, { withTimezone: true, mode: "date" });
 
 export const reportJobKinds = ["daily", "weekly"] as const;
 export type ReportJobKind = (typeof reportJobKinds)[number];

@@ -1,7 +1,6 @@
-import { boolean, doublePrecision, index, integer, jsonb, pgTable, serial, text, timestamp } from "drizzle-orm/pg-core";
+import { boolean, doublePrecision, index, integer, jsonb, pgTable, serial, text } from "drizzle-orm/pg-core";
+import { ts } from "./columns.js";
 import { users } from "./users.js";
-
-const ts = (name: string) => timestamp(name, { withTimezone: true, mode: "date" });
 
 /** A saved report definition (generation comes later). */
 export const reports = pgTable(

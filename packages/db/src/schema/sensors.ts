@@ -1,10 +1,9 @@
 import { sql } from "drizzle-orm";
 import type { SensorTypeName } from "@fleet/contracts";
-import { boolean, check, doublePrecision, index, integer, jsonb, pgTable, serial, text, timestamp } from "drizzle-orm/pg-core";
+import { boolean, check, doublePrecision, index, integer, jsonb, pgTable, serial, text } from "drizzle-orm/pg-core";
+import { ts } from "./columns.js";
 import { devices } from "./devices.js";
 import { users } from "./users.js";
-
-const ts = (name: string) => timestamp(name, { withTimezone: true, mode: "date" });
 
 /** The spec's sensor types, declared once in @fleet/contracts (the keys of the sensor types map). */
 export type SensorType = SensorTypeName;

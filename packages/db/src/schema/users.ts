@@ -1,5 +1,6 @@
 import { sql } from "drizzle-orm";
-import { boolean, check, integer, jsonb, pgTable, serial, text, timestamp } from "drizzle-orm/pg-core";
+import { boolean, check, integer, jsonb, pgTable, serial, text } from "drizzle-orm/pg-core";
+import { ts } from "./columns.js";
 
 /** The vendor's group ids (`group_id` in the account record); only these two are used so far. */
 export const UserGroup = { administrator: 1, user: 2 } as const;
@@ -46,9 +47,6 @@ export interface DstSettings {
 export const unitsOfDistance = ["km", "mi"] as const;
 export const unitsOfCapacity = ["lt", "gl"] as const;
 export const unitsOfAltitude = ["mt", "ft"] as const;
-
-// All timestamps are `timestamptz`: instants, rendered in the user's timezone by the API layer.
-const ts = (name: string) => timestamp(name, { withTimezone: true, mode: "date" });
 
 export const users = pgTable(
   "users",
