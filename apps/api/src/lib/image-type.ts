@@ -7,7 +7,7 @@ const DATA_URL = /^data:(image\/(?:png|jpeg));base64,([A-Za-z0-9+/]*={0,2})$/;
 export type ImageType = "image/png" | "image/jpeg";
 
 /** The image type the bytes start like, by magic number; clients' declared types are not trusted. */
-export function imageType(bytes: Buffer): ImageType | undefined {
+function imageType(bytes: Buffer): ImageType | undefined {
   if (bytes.subarray(0, PNG_MAGIC.length).equals(PNG_MAGIC)) return "image/png";
   if (bytes.subarray(0, JPEG_MAGIC.length).equals(JPEG_MAGIC)) return "image/jpeg";
   return undefined;

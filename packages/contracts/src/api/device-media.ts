@@ -11,7 +11,7 @@ const RecordId = Type.Integer({ minimum: 1, maximum: 2_147_483_647 });
 
 /** The page size of a device's photos unless the request gives one (the vendor's example shows 15). */
 export const DEVICE_MEDIA_PER_PAGE = 15;
-/** The largest photo kept: the multipart limit of every upload. */
+/** The largest photo kept (the same as the api's multipart limit on any file, MULTIPART_LIMITS.fileSize). */
 export const DEVICE_MEDIA_MAX_BYTES = 5 * 1024 * 1024;
 
 export const DeviceMediaParamsSchema = Type.Object({ device_id: RecordId });
@@ -19,7 +19,6 @@ export const DeviceMediaFileParamsSchema = Type.Object({
   device_id: RecordId,
   filename: Type.String({ minLength: 1, maxLength: 64, pattern: "^[A-Za-z0-9_-]+$", description: "the file name of the photo's url" }),
 });
-export type DeviceMediaFileParams = Static<typeof DeviceMediaFileParamsSchema>;
 
 export const DeviceMediaQuerySchema = Type.Object(PageQuery);
 export type DeviceMediaQuery = Static<typeof DeviceMediaQuerySchema>;
