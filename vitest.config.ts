@@ -12,6 +12,7 @@ export default defineConfig({
     // Integration tests share one Kafka, Postgres and Redis; each test isolates itself
     // with its own topic, database and key prefix, so two workers are safe on 2 cores.
     maxWorkers: 2,
-    globalSetup: ["./packages/testkit/src/global-setup.ts"],
+    // Services probed first (testkit), then the migrated stores the temporary ones copy (db).
+    globalSetup: ["./packages/testkit/src/global-setup.ts", "./packages/db/test/store-templates.ts"],
   },
 });

@@ -17,7 +17,7 @@ describe.runIf(hasService("postgres"))("postgres", () => {
   });
 
   it("lets several apps migrate one fresh database at once", async () => {
-    const tmp = await tempPostgresDb();
+    const tmp = await tempPostgresDb({ blank: true });
     const handles = await Promise.all([1, 2, 3].map(() => openDb({ databaseUrl: tmp.url, dataDir: "unused" })));
     try {
       await Promise.all(handles.map((h) => h.migrate()));

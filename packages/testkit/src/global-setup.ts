@@ -1,5 +1,4 @@
 import type { TestProject } from "vitest/node";
-import { createPgliteTemplate } from "./pglite-template.js";
 import { probeServices, serviceUrls } from "./services.js";
 
 /**
@@ -7,9 +6,9 @@ import { probeServices, serviceUrls } from "./services.js";
  * fails the run; on a developer machine without them the integration tests skip
  * with the reason printed here. ClickHouse server is optional everywhere (chDB stands
  * in for it), so its tests skip in CI too, but never silently: the reason is printed
- * here as well. It also initialises the PGlite cluster every temporary store copies.
+ * here as well. (@fleet/db's setup makes the stores every temporary one copies.)
  */
-export default async function setup(project: TestProject): Promise<() => Promise<void>> {
+export default async function setup(project: TestProject): Promise<void> {
   const services = await probeServices();
   const missing = (["kafka", "postgres", "redis"] as const).filter((s) => !services[s]);
   if (missing.length > 0) {
@@ -26,7 +25,4 @@ export default async function setup(project: TestProject): Promise<() => Promise
     );
   }
   project.provide("services", services);
-  const template = await createPgliteTemplate();
-  project.provide("pgliteTemplate", template.dataDir);
-  return () => template.cleanup();
 }

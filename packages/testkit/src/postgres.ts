@@ -16,32 +16,47 @@ async function adminQuery(sql: string): Promise<void> {
   }
 }
 
-/**
- * A fresh, empty database `fleet_test_<random>` on the shared test server
- * (TEST_DATABASE_URL), so tests running at once never see each other's rows.
- * `cleanup` drops it WITH (FORCE), closing connections a failed test left open.
- */
-export async function tempPostgresDb(): Promise<{ url: string; cleanup(): Promise<void> }> {
-  // Only [0-9a-f_] in the name, so it needs no quoting beyond the double quotes below.
-  const name = `fleet_test_${randomBytes(6).toString("hex")}`;
-  await adminQuery(`CREATE DATABASE "${name}"`);
+const dbUrl = (name: string) => {
   const url = new URL(serviceUrls.postgres);
   url.pathname = `/${name}`;
+  return url.toString();
+};
+
+/** A new database `fleet_test_<random>` on the test server, blank or a copy of `template`. */
+export async function createPostgresDb(template?: string): Promise<{ name: string; url: string }> {
+  // Only [0-9a-f_] in the names, so they need no quoting beyond the double quotes below.
+  const name = `fleet_test_${randomBytes(6).toString("hex")}`;
+  await adminQuery(`CREATE DATABASE "${name}"${template ? ` TEMPLATE "${template}"` : ""}`);
+  return { name, url: dbUrl(name) };
+}
+
+/** Drops it WITH (FORCE), closing connections a failed test left open. */
+export function dropPostgresDb(name: string): Promise<void> {
+  return adminQuery(`DROP DATABASE IF EXISTS "${name}" WITH (FORCE)`);
+}
+
+/**
+ * A fresh database on the shared test server (TEST_DATABASE_URL), so tests running at once
+ * never see each other's rows: a copy of global setup's migrated one, so that migrating it
+ * finds nothing to do, or with `blank` an empty one, for tests of migrating itself.
+ */
+export async function tempPostgresDb(opts: { blank?: boolean } = {}): Promise<{ url: string; cleanup(): Promise<void> }> {
+  const { name, url } = await createPostgresDb(opts.blank ? undefined : inject("postgresTemplate") || undefined);
   let dropped = false;
   return {
-    url: url.toString(),
+    url,
     async cleanup() {
       if (dropped) return;
       dropped = true;
-      await adminQuery(`DROP DATABASE IF EXISTS "${name}" WITH (FORCE)`);
+      await dropPostgresDb(name);
     },
   };
 }
 
 /**
  * A temporary data directory for an embedded store (PGlite keeps files under it), holding an
- * empty PGlite cluster: a copy of global setup's template, so the store starts without
- * running initdb. Outside a run with that setup it is an empty directory (PGlite runs initdb).
+ * empty, migrated PGlite cluster: a copy of global setup's, so the store starts without
+ * running initdb or the migrations. Outside a run with that setup it is an empty directory.
  */
 export async function tempPglite(): Promise<{ dataDir: string; cleanup(): Promise<void> }> {
   const dataDir = await mkdtemp(path.join(os.tmpdir(), "fleet-pglite-"));

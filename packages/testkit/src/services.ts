@@ -14,8 +14,10 @@ export type ServiceName = "kafka" | "postgres" | "redis" | "clickhouse";
 declare module "vitest" {
   export interface ProvidedContext {
     services: Record<ServiceName, boolean>;
-    /** A data directory whose `pglite/` holds a freshly initialised, empty PGlite cluster (pglite-template.ts). */
+    /** A data directory whose `pglite/` holds an empty, migrated PGlite cluster (@fleet/db's test/store-templates.ts). */
     pgliteTemplate: string;
+    /** An empty, migrated database on the test PostgreSQL server, to copy; "" where none answers. */
+    postgresTemplate: string;
   }
 }
 
