@@ -27,7 +27,7 @@ export interface ApiStores {
 export function apiAppOptions(
   config: Pick<
     ApiEnv,
-    "OFFLINE_AFTER_MINUTES" | "OUTBOUND_ALLOW_PRIVATE" | "SMS_GATEWAY_ALLOW_PRIVATE" | "LIVE_CACHE_DEVICES" | "REDIS_URL" | "AUTH_LIMIT_PER_ADDRESS" | "AUTH_LIMIT_PER_EMAIL" | "FLEET_ALLOW_REGISTRATION" | "PUBLIC_URL" | "HOST" | "PORT" | "REPORTS_SCHEDULE_EVERY_SECONDS" | "GEOCODER_URL" | "GEOCODER_TIMEOUT_MS"
+    "OFFLINE_AFTER_MINUTES" | "OUTBOUND_ALLOW_PRIVATE" | "SMS_GATEWAY_ALLOW_PRIVATE" | "LIVE_CACHE_DEVICES" | "REDIS_URL" | "AUTH_LIMIT_PER_ADDRESS" | "AUTH_LIMIT_PER_EMAIL" | "FLEET_ALLOW_REGISTRATION" | "PUBLIC_URL" | "HOST" | "PORT" | "REPORTS_SCHEDULE_EVERY_SECONDS" | "GEOCODER_URL" | "GEOCODER_TIMEOUT_MS" | "DEVICE_MEDIA_KEEP"
   >,
   stores: ApiStores,
 ): ApiAppOptions & { prefix: string } {
@@ -52,6 +52,7 @@ export function apiAppOptions(
       publicUrl: config.PUBLIC_URL ?? localUrl(config.HOST, config.PORT),
       reportScheduleEveryMs: config.REPORTS_SCHEDULE_EVERY_SECONDS * 1000,
       geocoder: { url: config.GEOCODER_URL, timeoutMs: config.GEOCODER_TIMEOUT_MS },
+      deviceMediaKeep: config.DEVICE_MEDIA_KEEP,
     },
   };
 }

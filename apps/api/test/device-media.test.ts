@@ -85,6 +85,24 @@ describeApi("device media", (h) => {
     expect(ok(await list(h, user, device), DeviceMediaResponseSchema).data).toEqual([png]);
   });
 
+  it("keeps only a device's newest photos (DEVICE_MEDIA_KEEP), leaving other devices' alone", async () => {
+    const user = await h.newUser();
+    const device = await h.addDevice(user);
+    const other = await h.addDevice(user);
+    const elsewhere = await uploaded(h, user, other, JPEG);
+    h.settings.deviceMediaKeep = 2;
+    try {
+      const photos = [];
+      for (let i = 0; i < 4; i++) photos.push(await uploaded(h, user, device, PNG, { camera_name: `c${i}` }));
+      expect(ok(await list(h, user, device), DeviceMediaResponseSchema).data).toEqual([photos[3], photos[2]]);
+      expect((await download(h, user, photos[0]!.url)).statusCode).toBe(404);
+      expect((await download(h, user, photos[3]!.url)).statusCode).toBe(200);
+    } finally {
+      delete h.settings.deviceMediaKeep;
+    }
+    expect(ok(await list(h, user, other), DeviceMediaResponseSchema).data).toEqual([elsewhere]);
+  });
+
   it("serves a device's photos to every user who has the device, and to no one else", async () => {
     const owner = await h.newUser();
     const stranger = await h.newUser();

@@ -120,6 +120,8 @@ export const ApiEnvSchema = Type.Composite([
     GEOCODER_URL: Type.Optional(Type.String({ pattern: "^https?://[^/?#]", description: "https://nominatim.example.com or http://127.0.0.1:8088/nominatim?key=..." })),
     /** How long one address lookup may take; past it the address is left empty. */
     GEOCODER_TIMEOUT_MS: Type.Integer({ minimum: 100, maximum: 60_000, default: 3000 }),
+    /** Photos kept per device: an upload beyond it deletes that device's oldest (contracts' DEVICE_MEDIA_KEEP). */
+    DEVICE_MEDIA_KEEP: Type.Integer({ minimum: 1, maximum: 1_000_000, default: 1000 }),
   }),
   OutboundEnvSchema,
 ]);

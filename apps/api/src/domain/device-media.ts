@@ -39,13 +39,16 @@ export async function list(db: Db, user: User, deviceId: number, query: DeviceMe
   return { status: 1 as const, ...paginateCompact({ url }, page, found.total, found.rows.map((m) => entry(user, deviceId, m))) };
 }
 
-/** POST devices/{device_id}/media: keeps a JPEG or PNG (a file part or a data URL; its type read from its bytes) as the device's newest photo. */
-export async function upload(db: Db, user: User, deviceId: number, body: DeviceMediaUploadBody) {
+/**
+ * POST devices/{device_id}/media: keeps a JPEG or PNG (a file part or a data URL; its type read
+ * from its bytes) as the device's newest photo, and only the newest `keep` of its photos.
+ */
+export async function upload(db: Db, user: User, deviceId: number, body: DeviceMediaUploadBody, keep: number) {
   const { bytes, contentType } = uploadedImage(body.file);
   if (bytes && bytes.length > DEVICE_MEDIA_MAX_BYTES) throw new InvalidInputError({ file: `The file may not be greater than ${DEVICE_MEDIA_MAX_BYTES / 1024} kilobytes.` });
   if (!bytes || !contentType) throw new InvalidInputError({ file: "The file must be a JPEG or PNG image, as a file or a base64 data URL." });
   const cameraName = body.camera_name?.trim() ?? "";
-  const kept = await addDeviceMedia(db, user.id, deviceId, { body: bytes, contentType, cameraName });
+  const kept = await addDeviceMedia(db, user.id, deviceId, { body: bytes, contentType, cameraName }, keep);
   if (!kept) throw new NotFoundError("Device");
   return { status: 1 as const, data: entry(user, deviceId, kept) };
 }

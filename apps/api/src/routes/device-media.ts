@@ -8,7 +8,7 @@ import { currentUser } from "../plugins/app/auth.js";
 const tags = ["Device Media"];
 
 export const deviceMediaRoutes: FastifyPluginAsyncTypebox = async (app) => {
-  const { db } = app.services;
+  const { db, settings } = app.services;
   const api = endpoints(app, tags);
 
   api.get(
@@ -19,7 +19,7 @@ export const deviceMediaRoutes: FastifyPluginAsyncTypebox = async (app) => {
   api.post(
     "/devices/:device_id/media",
     { summary: "Keep a photo the device's camera took (a JPEG or PNG as the multipart file part `file`)", params: contracts.DeviceMediaParamsSchema, body: contracts.DeviceMediaUploadBodySchema, response: contracts.DeviceMediaUploadResponseSchema },
-    ({ user, params, body }) => media.upload(db, user, params.device_id, body),
+    ({ user, params, body }) => media.upload(db, user, params.device_id, body, settings.deviceMediaKeep ?? contracts.DEVICE_MEDIA_KEEP),
   );
   // Declared with app: it answers an image, not a JSON body endpoints() would declare.
   app.get(

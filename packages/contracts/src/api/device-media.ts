@@ -13,6 +13,8 @@ const RecordId = Type.Integer({ minimum: 1, maximum: 2_147_483_647 });
 export const DEVICE_MEDIA_PER_PAGE = 15;
 /** The largest photo kept (the same as the api's multipart limit on any file, MULTIPART_LIMITS.fileSize). */
 export const DEVICE_MEDIA_MAX_BYTES = 5 * 1024 * 1024;
+/** Photos kept per device unless DEVICE_MEDIA_KEEP says otherwise (@fleet/config's default). */
+export const DEVICE_MEDIA_KEEP = 1000;
 
 export const DeviceMediaParamsSchema = Type.Object({ device_id: RecordId });
 export const DeviceMediaFileParamsSchema = Type.Object({

@@ -1,5 +1,5 @@
 import { randomBytes } from "node:crypto";
-import { and, count, desc, eq } from "drizzle-orm";
+import { and, count, desc, eq, notInArray } from "drizzle-orm";
 import type { Db, Queryable } from "../client.js";
 import type { Page } from "../owned.js";
 import { deviceMedia } from "../schema/device-media.js";
@@ -24,15 +24,23 @@ export interface DeviceMediaEntry {
   createdAt: Date;
 }
 
-/** Keeps a photo of the device; its entry as the list shows it, or undefined when the device is not one the user has. */
-export async function addDeviceMedia(db: Db, userId: number, deviceId: number, media: NewDeviceMedia): Promise<DeviceMediaEntry | undefined> {
+/**
+ * Keeps a photo of the device, and only its newest `keep` photos: a camera relaying a picture
+ * at every event must not fill the database. Its entry as the list shows it, or undefined when
+ * the device is not one the user has.
+ */
+export async function addDeviceMedia(db: Db, userId: number, deviceId: number, media: NewDeviceMedia, keep: number): Promise<DeviceMediaEntry | undefined> {
   if (!(await userHasDevice(db, userId, deviceId))) return undefined;
   const name = randomBytes(24).toString("base64url");
-  const [row] = await db
-    .insert(deviceMedia)
-    .values({ deviceId, name, contentType: media.contentType, size: media.body.length, body: media.body, cameraName: media.cameraName ?? "" })
-    .returning({ name: deviceMedia.name, size: deviceMedia.size, cameraName: deviceMedia.cameraName, createdAt: deviceMedia.createdAt });
-  return row;
+  return db.transaction(async (tx) => {
+    const [row] = await tx
+      .insert(deviceMedia)
+      .values({ deviceId, name, contentType: media.contentType, size: media.body.length, body: media.body, cameraName: media.cameraName ?? "" })
+      .returning({ name: deviceMedia.name, size: deviceMedia.size, cameraName: deviceMedia.cameraName, createdAt: deviceMedia.createdAt });
+    const newest = tx.select({ id: deviceMedia.id }).from(deviceMedia).where(eq(deviceMedia.deviceId, deviceId)).orderBy(desc(deviceMedia.id)).limit(keep);
+    await tx.delete(deviceMedia).where(and(eq(deviceMedia.deviceId, deviceId), notInArray(deviceMedia.id, newest)));
+    return row;
+  });
 }
 
 /** A page of the device's photos, newest first, and how many it has; undefined when the device is not one the user has. */

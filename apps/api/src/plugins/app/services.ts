@@ -34,6 +34,8 @@ export interface ApiSettings {
   reportScheduleEveryMs?: number;
   /** Where addresses come from (GEOCODER_URL, GEOCODER_TIMEOUT_MS): a Nominatim server, or the offline nearest town when no url. */
   geocoder?: { url?: string; timeoutMs?: number };
+  /** Photos kept per device (DEVICE_MEDIA_KEEP): an upload beyond it deletes the device's oldest. Default contracts' DEVICE_MEDIA_KEEP. */
+  deviceMediaKeep?: number;
 }
 
 export interface Services {
