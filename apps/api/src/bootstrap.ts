@@ -52,22 +52,33 @@ export class UnsafeStartError extends Error {
   override name = "UnsafeStartError";
 }
 
+const FIX = `set a strong FLEET_ADMIN_PASSWORD (${MIN_STRONG_LENGTH}+ characters, not a common one), change the administrator's password, or bind HOST=127.0.0.1`;
+
+/**
+ * Refuses a server bound beyond loopback whose configured administrator password is weak (a
+ * known password or under ten characters). Called before the store is opened, so a refused
+ * start has written nothing: no administrator created with that password.
+ */
+export function assertSafeAdminPassword(opts: { host: string; password: string | undefined }): void {
+  if (isLoopbackHost(opts.host) || opts.password === undefined) return;
+  if (opts.password.length < MIN_STRONG_LENGTH || KNOWN_WEAK_PASSWORDS.includes(opts.password.toLowerCase())) {
+    throw new UnsafeStartError(`refusing to listen on ${opts.host} with a weak FLEET_ADMIN_PASSWORD: ${FIX}`);
+  }
+}
+
 /**
  * Refuses a server bound beyond loopback whose administrator password is known to be weak: the
- * configured one (a known password or under ten characters), or the stored account's (checked
- * against the known list, so an old store created with the former default is caught too).
+ * configured one (assertSafeAdminPassword), or the stored account's (checked against the known
+ * list, so an old store created with the former default is caught too).
  */
 export async function assertSafeAdmin(db: Db, opts: { host: string; email: string; password: string | undefined }): Promise<void> {
   if (isLoopbackHost(opts.host)) return;
-  const fix = `set a strong FLEET_ADMIN_PASSWORD (${MIN_STRONG_LENGTH}+ characters, not a common one), change the administrator's password, or bind HOST=127.0.0.1`;
-  if (opts.password !== undefined && (opts.password.length < MIN_STRONG_LENGTH || KNOWN_WEAK_PASSWORDS.includes(opts.password.toLowerCase()))) {
-    throw new UnsafeStartError(`refusing to listen on ${opts.host} with a weak FLEET_ADMIN_PASSWORD: ${fix}`);
-  }
+  assertSafeAdminPassword(opts);
   const admin = await findUserByEmail(db, opts.email);
   if (!admin) return;
   for (const weak of KNOWN_WEAK_PASSWORDS) {
     if (await verifyPassword(weak, admin.passwordHash)) {
-      throw new UnsafeStartError(`refusing to listen on ${opts.host}: the administrator ${opts.email} has a well-known password; ${fix}`);
+      throw new UnsafeStartError(`refusing to listen on ${opts.host}: the administrator ${opts.email} has a well-known password; ${FIX}`);
     }
   }
 }

@@ -1,6 +1,6 @@
 export { apiApp, type ApiAppOptions } from "./app.js";
 export { apiAppOptions, type ApiStores } from "./compose.js";
-export { assertSafeAdmin, ensureAdmin, isLoopbackHost, UnsafeStartError, type AdminAccount } from "./bootstrap.js";
+export { assertSafeAdmin, assertSafeAdminPassword, ensureAdmin, isLoopbackHost, UnsafeStartError, type AdminAccount } from "./bootstrap.js";
 export { apiServerOptions } from "./fastify-options.js";
 export { API_VERSION } from "./version.js";
 export { mapImageRoutes } from "./routes/map-images.js";

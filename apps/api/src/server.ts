@@ -8,7 +8,7 @@ import { createHistory } from "@fleet/history";
 import { createLive } from "@fleet/live";
 import { createMailer } from "@fleet/mail";
 import { apiApp } from "./app.js";
-import { UnsafeStartError, assertSafeAdmin, ensureAdmin } from "./bootstrap.js";
+import { UnsafeStartError, assertSafeAdmin, assertSafeAdminPassword, ensureAdmin } from "./bootstrap.js";
 import { apiAppOptions } from "./compose.js";
 import { apiServerOptions } from "./fastify-options.js";
 import { mapImageRoutes } from "./routes/map-images.js";
@@ -16,6 +16,20 @@ import { mapImageRoutes } from "./routes/map-images.js";
 const config = loadAppConfigOrExit(ApiEnvSchema, "the API", ["KAFKA_BROKERS", "DATABASE_URL", "REDIS_URL", "CLICKHOUSE_URL"]);
 const logger = createLogger({ name: "api", level: config.LOG_LEVEL });
 
+/** A start refused for a weak administrator password: one fatal line, then exit 1. */
+async function refuse(err: unknown, close: () => Promise<void>): Promise<never> {
+  if (!(err instanceof UnsafeStartError)) throw err;
+  logger.fatal(err.message);
+  await close();
+  process.exit(1);
+}
+
+// Before the store is opened, so that a refused start creates no administrator.
+try {
+  assertSafeAdminPassword({ host: config.HOST, password: config.FLEET_ADMIN_PASSWORD });
+} catch (err) {
+  await refuse(err, async () => undefined);
+}
 const db = await openDb({ databaseUrl: config.DATABASE_URL, dataDir: config.DATA_DIR });
 await db.migrate();
 const admin = await ensureAdmin(db.db, config.FLEET_ADMIN_EMAIL, config.FLEET_ADMIN_PASSWORD);
@@ -23,12 +37,7 @@ if (admin.generatedPassword) {
   // Shown once, to whoever started the server, and never logged: only its hash is stored.
   process.stdout.write(`\nCreated the administrator ${config.FLEET_ADMIN_EMAIL} with the password ${admin.generatedPassword}\n(shown this once; set FLEET_ADMIN_PASSWORD to choose it)\n\n`);
 } else if (admin.created) logger.info({ email: config.FLEET_ADMIN_EMAIL }, "created the administrator account");
-await assertSafeAdmin(db.db, { host: config.HOST, email: config.FLEET_ADMIN_EMAIL, password: config.FLEET_ADMIN_PASSWORD }).catch(async (err: unknown) => {
-  if (!(err instanceof UnsafeStartError)) throw err;
-  logger.fatal(err.message);
-  await db.close();
-  process.exit(1);
-});
+await assertSafeAdmin(db.db, { host: config.HOST, email: config.FLEET_ADMIN_EMAIL, password: config.FLEET_ADMIN_PASSWORD }).catch((err: unknown) => refuse(err, () => db.close()));
 const history = createHistory(historySettings(config));
 const live = createLive({ redisUrl: config.REDIS_URL });
 // GPRS commands go to the device gateways over the bus's `commands` topic, and rule-record

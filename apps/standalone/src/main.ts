@@ -2,7 +2,7 @@ import { mkdirSync } from "node:fs";
 import path from "node:path";
 import Fastify from "fastify";
 import type { Logger } from "pino";
-import { apiApp, apiAppOptions, apiServerOptions, assertSafeAdmin, ensureAdmin, mapImageRoutes, type AdminAccount } from "@fleet/api";
+import { apiApp, apiAppOptions, apiServerOptions, assertSafeAdmin, assertSafeAdminPassword, ensureAdmin, mapImageRoutes, type AdminAccount } from "@fleet/api";
 import { createMemoryBus } from "@fleet/bus";
 import { historySettings, outboundAllowPrivate, trackerSettings, type StandaloneEnv } from "@fleet/config";
 import { openDb } from "@fleet/db";
@@ -28,6 +28,7 @@ export interface Standalone {
  * bus is in-process, since ingest and tracker share this process.
  */
 export async function startStandalone(config: StandaloneEnv, logger: Logger): Promise<Standalone> {
+  assertSafeAdminPassword({ host: config.HOST, password: config.FLEET_ADMIN_PASSWORD });
   const dataDir = path.resolve(config.DATA_DIR);
   mkdirSync(dataDir, { recursive: true });
 

@@ -1,5 +1,5 @@
 import { spawn } from "node:child_process";
-import { mkdtemp, rm } from "node:fs/promises";
+import { mkdtemp, readdir, rm } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import path from "node:path";
 import { createInterface } from "node:readline";
@@ -7,6 +7,7 @@ import { pino } from "pino";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { UnsafeStartError } from "@fleet/api";
 import { loadConfig, StandaloneEnvSchema } from "@fleet/config";
+import { tempPglite } from "@fleet/testkit";
 import { startStandalone } from "../src/main.js";
 
 const repoRoot = path.resolve(import.meta.dirname, "../../..");
@@ -102,14 +103,22 @@ describe("the first start of the all-in-one server", () => {
     expect(run.output.join("\n")).not.toMatch(/Created the administrator/);
   });
 
-  it("refuses to listen beyond loopback with a known weak password", async () => {
-    const run = startServer(await mkdtemp(path.join(tmpdir(), "fleet-weak-")), { HOST: "0.0.0.0", FLEET_ADMIN_PASSWORD: "admin12345" });
-    expect(await run.exited).toBe(1);
-    expect(run.output.join("\n")).toMatch(/refusing to listen on 0\.0\.0\.0 with a weak FLEET_ADMIN_PASSWORD/);
+  it("refuses to listen beyond loopback with a known weak password, before anything is stored", async () => {
+    const dir = await mkdtemp(path.join(tmpdir(), "fleet-weak-"));
+    try {
+      const run = startServer(dir, { HOST: "0.0.0.0", FLEET_ADMIN_PASSWORD: "admin12345" });
+      expect(await run.exited).toBe(1);
+      expect(run.output.join("\n")).toMatch(/refusing to listen on 0\.0\.0\.0 with a weak FLEET_ADMIN_PASSWORD/);
+      // No store was made, so no administrator holds that password.
+      expect(await readdir(dir)).toEqual([]);
+    } finally {
+      await rm(dir, { recursive: true, force: true });
+    }
   });
 
   it("refuses to listen beyond loopback while the stored administrator keeps a known weak password", async () => {
-    const dir = await mkdtemp(path.join(tmpdir(), "fleet-weak-stored-"));
+    // Not a first start of the store (those are above): a migrated copy spares an initdb.
+    const { dataDir: dir, cleanup } = await tempPglite();
     try {
       const config = (env: Record<string, string>) => loadConfig(StandaloneEnvSchema, { DATA_DIR: dir, PORT: "0", ...env });
       // Created on loopback with the old default, as an earlier version did...
@@ -119,7 +128,7 @@ describe("the first start of the all-in-one server", () => {
       // ...then started for the network with no password set.
       await expect(startStandalone(config({ HOST: "0.0.0.0" }), pino({ level: "silent" }))).rejects.toThrow(UnsafeStartError);
     } finally {
-      await rm(dir, { recursive: true, force: true });
+      await cleanup();
     }
   });
 });
