@@ -43,6 +43,18 @@ describeApi("malformed requests", (h) => {
     failure(await h.inject({ method: "DELETE", url: "/api/get_devices?lang=en" }), 404);
   });
 
+  it("answers a path fastify cannot route in the failure shape, without echoing the URL", async () => {
+    const hash = h.admin.hash;
+    const badEscape = await h.inject({ method: "GET", url: `/api/devices/%E0%A4%A/media?lang=en&user_api_hash=${hash}` });
+    expect([badEscape.status, badEscape.body]).toEqual([400, { status: 0, error: "The URL's path is not valid: a %-escape in it is not UTF-8." }]);
+    // A long id is no id, as a short one is: its route's schema says so.
+    const long = await h.inject({ method: "GET", url: `/api/devices/${"7".repeat(300)}/media?lang=en&user_api_hash=${hash}` });
+    expect([long.status, long.body]).toEqual([422, { status: 0, errors: { device_id: "The device id may not be greater than 2147483647." } }]);
+    const tooLong = await h.inject({ method: "GET", url: `/api/devices/${"7".repeat(1001)}/media?lang=en&user_api_hash=${hash}` });
+    expect([tooLong.status, tooLong.body]).toEqual([414, { status: 0, error: "A part of the URL's path is longer than 1000 characters." }]);
+    for (const res of [badEscape, tooLong]) expect(res.text).not.toContain(hash);
+  });
+
   it("answers a body type it does not read, text/plain included, with 415 naming the types it reads", async () => {
     const user = await h.newUser();
     const read = "send the body as application/json, application/x-www-form-urlencoded or multipart/form-data.";

@@ -1,5 +1,6 @@
 import { randomUUID } from "node:crypto";
-import { LogController, type FastifyBaseLogger } from "fastify";
+import { LogController, type FastifyBaseLogger, type FastifyReply, type FastifyServerOptions } from "fastify";
+import { frameworkFailure } from "@fleet/contracts";
 import { insertGetFastPath, serverFactoryWith } from "./fast-get.js";
 import { lazyChildLoggerFactory } from "./lazy-logger.js";
 import type { Publisher } from "./publisher.js";
@@ -19,5 +20,10 @@ export function ingestServerOptions<L extends FastifyBaseLogger>(logger: L, publ
     childLoggerFactory: lazyChildLoggerFactory,
     serverFactory: serverFactoryWith(insertGetFastPath(publisher, logger)),
     routerOptions: { querystringParser: parseQuery },
+    // A path fastify refuses before routing (not UTF-8) is answered in the spec's failure shape, without echoing the URL.
+    frameworkErrors: ((err, _req, reply) => {
+      const failure = frameworkFailure(err);
+      void (reply as FastifyReply).code(failure.statusCode).send(failure.body);
+    }) satisfies FastifyServerOptions["frameworkErrors"],
   };
 }

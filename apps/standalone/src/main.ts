@@ -67,8 +67,10 @@ export async function startStandalone(config: StandaloneEnv, logger: Logger): Pr
   const commandProducer = await bus.producer();
 
   // The ingest server's options (GET /insert.php before fastify, its query parser, no
-  // per-request log lines) with the API's (validation, body limit) on top.
-  const app = Fastify({ ...ingestServerOptions(logger, publisher), ...apiServerOptions() });
+  // per-request log lines) with the API's (validation, body limit, path segments) on top.
+  const ingestOptions = ingestServerOptions(logger, publisher);
+  const apiOptions = apiServerOptions();
+  const app = Fastify({ ...ingestOptions, ...apiOptions, routerOptions: { ...ingestOptions.routerOptions, ...apiOptions.routerOptions } });
   await app.register(ingestApp, { publisher });
   await app.register(apiApp, apiAppOptions(config, { db, live, history, bus, producer: commandProducer, mailer }));
   await app.register(mapImageRoutes);

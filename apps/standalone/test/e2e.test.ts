@@ -71,6 +71,17 @@ describe("end to end in embedded mode (pnpm start: PGlite, chDB, in-process bus,
     await fleetScenario(client, admin);
   }, 180_000);
 
+  it("answers paths fastify cannot route in the failure shape, on the ingest's routes and the API's", async () => {
+    const get = async (path: string) => {
+      const res = await fetch(new URL(path, fleet.url));
+      return [res.status, await res.json()];
+    };
+    const badEscape = { status: 0, error: "The URL's path is not valid: a %-escape in it is not UTF-8." };
+    expect(await get("/insert.php%E0%A4%A?uniqueId=1")).toEqual([400, badEscape]);
+    expect(await get("/api/devices/%E0%A4%A/media?lang=en")).toEqual([400, badEscape]);
+    expect(await get(`/api/devices/${"1".repeat(1001)}/media?lang=en`)).toEqual([414, { status: 0, error: "A part of the URL's path is longer than 1000 characters." }]);
+  });
+
   it("makes general information and drives and stops that agree with get_history, from positions pushed through insert.php", async () => {
     const call = async (url: string, body?: unknown) => {
       const res = await fetch(new URL(url, fleet.url), body === undefined ? {} : { method: "POST", headers: { "content-type": "application/json" }, body: JSON.stringify(body) });

@@ -54,6 +54,20 @@ export function assertNoErrors(errors: Readonly<Record<string, string>>): void {
 
 export type FailureBody = { status: 0; errors: Record<string, string> } | { status: 0; error: string } | { status: 0; message: string; error: string };
 
+/** The longest path segment routed (an id, a file name); a longer one is refused before any route (frameworkFailure). */
+export const MAX_PATH_SEGMENT = 1000;
+
+/**
+ * The status and body for the errors fastify meets before any route runs: a path whose
+ * %-escapes are not UTF-8, or a segment over MAX_PATH_SEGMENT. fastify's own bodies are in
+ * another shape and echo the whole URL back, api hash included.
+ */
+export function frameworkFailure(err: { code?: string }): { statusCode: number; body: FailureBody } {
+  if (err.code === "FST_ERR_MAX_PARAM_LENGTH") return { statusCode: 414, body: { status: 0, error: `A part of the URL's path is longer than ${MAX_PATH_SEGMENT} characters.` } };
+  if (err.code === "FST_ERR_BAD_URL") return { statusCode: 400, body: { status: 0, error: "The URL's path is not valid: a %-escape in it is not UTF-8." } };
+  return { statusCode: 500, body: { status: 0, error: "Internal server error." } };
+}
+
 /** The status and body for one of the vocabulary's errors, undefined for anything else. */
 export function failureOf(err: unknown): { statusCode: number; body: FailureBody } | undefined {
   if (err instanceof InvalidInputError) return { statusCode: 422, body: { status: 0, errors: { ...err.errors } } };
