@@ -47,8 +47,8 @@ describeApi("drivers", (h) => {
         per_page: 10,
         current_page: 1,
         last_page: 1,
-        from: null,
-        to: null,
+        from: 0,
+        to: 0,
         next_page_url: null,
         prev_page_url: null,
         url: "/api/get_user_drivers",
@@ -109,7 +109,7 @@ describeApi("drivers", (h) => {
       const sevens = await list(h, user, { per_page: 7, page: 4 });
       expect(sevens).toMatchObject({ per_page: 7, last_page: 4, from: 22, to: 25, next_page_url: null });
       expect((await follow(sevens.prev_page_url)).data.map((d) => d.id)).toEqual(ids.slice(14, 21));
-      expect(await list(h, user, { page: 9 })).toMatchObject({ total: 25, current_page: 9, from: null, to: null, data: [] });
+      expect(await list(h, user, { page: 9 })).toMatchObject({ total: 25, current_page: 9, from: 0, to: 0, data: [] });
     });
 
     it("refuses page and per_page that are not in range", async () => {

@@ -105,7 +105,7 @@ describeApi("reports", (h) => {
     it("is an empty page plus the type titles for a user without reports", async () => {
       const user = await h.newUser();
       const items = await list(h, user);
-      expect(items.reports).toMatchObject({ total: 0, per_page: 10, current_page: 1, last_page: 1, from: null, to: null, url: "/api/get_reports", data: [] });
+      expect(items.reports).toMatchObject({ total: 0, per_page: 10, current_page: 1, last_page: 1, from: 0, to: 0, url: "/api/get_reports", data: [] });
       expect(items.types).toEqual(Object.entries(NAMES).map(([id, title]) => ({ id: Number(id), title })));
     });
 

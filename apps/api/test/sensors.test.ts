@@ -297,7 +297,7 @@ describeApi("sensors", (h) => {
     it("is an empty page for a device without sensors", async () => {
       const user = await h.newUser();
       const device = await h.addDevice(user);
-      expect(await sensorsOf(h, user, device)).toMatchObject({ total: 0, data: [], from: null, to: null, status: 1 });
+      expect(await sensorsOf(h, user, device)).toMatchObject({ total: 0, data: [], from: 0, to: 0, status: 1 });
     });
   });
 

@@ -297,7 +297,7 @@ describeApi("maintenance services", (h) => {
     it("is an empty page for a device without services", async () => {
       const user = await h.newUser();
       const device = await h.addDevice(user);
-      expect(ok(await h.get("/get_services", { user, query: { device_id: device } }), GetServicesResponseSchema)).toMatchObject({ total: 0, data: [], from: null, to: null, last_page: 1 });
+      expect(ok(await h.get("/get_services", { user, query: { device_id: device } }), GetServicesResponseSchema)).toMatchObject({ total: 0, data: [], from: 0, to: 0, last_page: 1 });
     });
   });
 

@@ -243,7 +243,7 @@ describeApi("tasks", (h) => {
   describe("get_tasks", () => {
     it("is an empty page for a user without tasks", async () => {
       const user = await h.newUser();
-      expect(await list(h, user)).toEqual({ total: 0, per_page: 10, current_page: 1, last_page: 1, from: null, to: null, next_page_url: null, prev_page_url: null, url: "/api/get_tasks", data: [] });
+      expect(await list(h, user)).toEqual({ total: 0, per_page: 10, current_page: 1, last_page: 1, from: 0, to: 0, next_page_url: null, prev_page_url: null, url: "/api/get_tasks", data: [] });
     });
 
     it("pages newest first, with links that keep the filters and work as given", async () => {

@@ -93,8 +93,7 @@ export async function historyMessages(deps: HistoryMessagesDeps, user: User, que
   const messages = paginate({ url }, page, total, rows.map((r) => positionRecord(ctx, r)));
   const state = states.get(device.id);
   return {
-    // The spec and the Swagger type from/to as integers: an empty page says 0 rather than null.
-    messages: { ...messages, from: messages.from ?? 0, to: messages.to ?? 0 },
+    messages,
     // As get_sensors lists them: each with its reading now.
     sensors: sensors.map((s: Sensor) => sensorRecord(s, state ? sensorInput(state) : undefined)),
     pagination_limits: PAGINATION_LIMITS,

@@ -32,18 +32,20 @@ export function pageLink(requestUrl: string, n: number): string {
 
 /**
  * The spec's pagination wrapper. Page links repeat the request's own URL with `page`
- * replaced (pageLink), so a client can follow them.
+ * replaced (pageLink), so a client can follow them. An empty page's `from` and `to` are 0
+ * where Laravel's paginator writes null: the spec and the Swagger type them integers, and
+ * a client generated from the Swagger could not read a null.
  */
 export function paginate<T>(req: Pick<FastifyRequest, "url">, p: PageRequest, total: number, data: T[]) {
   const lastPage = Math.max(1, Math.ceil(total / p.perPage));
-  const from = data.length > 0 ? (p.page - 1) * p.perPage + 1 : null;
+  const from = data.length > 0 ? (p.page - 1) * p.perPage + 1 : 0;
   return {
     total,
     per_page: p.perPage,
     current_page: p.page,
     last_page: lastPage,
     from,
-    to: from === null ? null : from + data.length - 1,
+    to: data.length > 0 ? from + data.length - 1 : 0,
     next_page_url: p.page < lastPage ? pageLink(req.url, p.page + 1) : null,
     prev_page_url: p.page > 1 ? pageLink(req.url, Math.min(p.page - 1, lastPage)) : null,
     url: new URL(req.url, "http://placeholder").pathname,

@@ -77,7 +77,7 @@ const LaravelPaginated = <T extends TSchema>(item: T) =>
     current_page: Type.Integer(),
     data: Type.Array(item),
     first_page_url: Type.String(),
-    from: Type.Union([Type.Null(), Type.Integer()]),
+    from: Type.Integer(),
     last_page: Type.Integer(),
     last_page_url: Type.String(),
     links: Type.Array(PageLinkSchema),
@@ -85,7 +85,7 @@ const LaravelPaginated = <T extends TSchema>(item: T) =>
     path: Type.String(),
     per_page: Type.Integer(),
     prev_page_url: Type.Union([Type.Null(), Type.String()]),
-    to: Type.Union([Type.Null(), Type.Integer()]),
+    to: Type.Integer(),
     total: Type.Integer(),
   });
 

@@ -66,13 +66,13 @@ export type AdminClientsQuery = Static<typeof AdminClientsQuerySchema>;
 export const AdminClientsResponseSchema = Type.Object({
   current_page: Type.Integer(),
   data: Type.Array(AdminClientSchema),
-  from: Type.Union([Type.Null(), Type.Integer()]),
+  from: Type.Integer(),
   last_page: Type.Integer(),
   next_page_url: Type.Union([Type.Null(), Type.String()]),
   prev_page_url: Type.Union([Type.Null(), Type.String()]),
   path: Type.String(),
   per_page: Type.Integer(),
-  to: Type.Union([Type.Null(), Type.Integer()]),
+  to: Type.Integer(),
   total: Type.Integer(),
 });
 

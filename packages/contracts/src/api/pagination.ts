@@ -7,8 +7,9 @@ export const Paginated = <T extends TSchema>(item: T) =>
     per_page: Type.Integer(),
     current_page: Type.Integer(),
     last_page: Type.Integer(),
-    from: Type.Union([Type.Null(), Type.Integer()]),
-    to: Type.Union([Type.Null(), Type.Integer()]),
+    /** The first and last record's place in the whole list; 0 on an empty page (the spec and the Swagger type them integers). */
+    from: Type.Integer(),
+    to: Type.Integer(),
     next_page_url: Type.Union([Type.Null(), Type.String()]),
     prev_page_url: Type.Union([Type.Null(), Type.String()]),
     url: Type.String(),
