@@ -13,7 +13,8 @@ import { frameworkFailure, MAX_PATH_SEGMENT } from "@fleet/contracts";
  */
 export function apiServerOptions(): Pick<FastifyServerOptions, "requestIdHeader" | "genReqId" | "ajv" | "bodyLimit" | "logController" | "routerOptions" | "frameworkErrors"> {
   return {
-    routerOptions: { maxParamLength: MAX_PATH_SEGMENT },
+    // `/api//get_devices` and `/api/get_devices/` reach the endpoint, as behind the vendor's nginx (merge_slashes) and Laravel (trailing slashes redirected).
+    routerOptions: { maxParamLength: MAX_PATH_SEGMENT, ignoreDuplicateSlashes: true, ignoreTrailingSlash: true },
     frameworkErrors: (err, _req, reply) => {
       const failure = frameworkFailure(err);
       // Before routing, so no route's reply types apply.

@@ -43,6 +43,13 @@ describeApi("malformed requests", (h) => {
     failure(await h.inject({ method: "DELETE", url: "/api/get_devices?lang=en" }), 404);
   });
 
+  it("routes a path with a doubled or a trailing slash as the endpoint's own", async () => {
+    for (const path of ["/api//get_devices", "/api/get_devices/", "/api//get_devices/"]) {
+      const res = await h.inject({ method: "GET", url: path, query: { lang: "en", user_api_hash: h.admin.hash } });
+      expect([res.status, Array.isArray(res.body)], path).toEqual([200, true]);
+    }
+  });
+
   it("answers a path fastify cannot route in the failure shape, without echoing the URL", async () => {
     const hash = h.admin.hash;
     const badEscape = await h.inject({ method: "GET", url: `/api/devices/%E0%A4%A/media?lang=en&user_api_hash=${hash}` });

@@ -19,7 +19,8 @@ export function ingestServerOptions<L extends FastifyBaseLogger>(logger: L, publ
     genReqId: () => randomUUID(),
     childLoggerFactory: lazyChildLoggerFactory,
     serverFactory: serverFactoryWith(insertGetFastPath(publisher, logger)),
-    routerOptions: { querystringParser: parseQuery },
+    // As the API's (fastify-options.ts): doubled and trailing slashes reach the route.
+    routerOptions: { querystringParser: parseQuery, ignoreDuplicateSlashes: true, ignoreTrailingSlash: true },
     // A path fastify refuses before routing (not UTF-8) is answered in the spec's failure shape, without echoing the URL.
     frameworkErrors: ((err, _req, reply) => {
       const failure = frameworkFailure(err);
