@@ -3,7 +3,7 @@ import os from "node:os";
 import path from "node:path";
 import type { TestProject } from "vitest/node";
 import { createPostgresDb, dropPostgresDb, probeServices } from "@fleet/testkit";
-import { openDb } from "../src/client.js";
+import { openDb, type DbConfig } from "../src/client.js";
 
 /**
  * Global setup: one migrated, empty store of each kind per test run, which every temporary
@@ -21,14 +21,19 @@ export default async function setup(project: TestProject): Promise<() => Promise
   };
 }
 
-async function pgliteTemplate(): Promise<{ dataDir: string; cleanup(): Promise<void> }> {
-  const dataDir = await mkdtemp(path.join(os.tmpdir(), "fleet-pglite-template-"));
-  const handle = await openDb({ dataDir });
+/** Migrates the store and closes it: a template is copied only while nobody is connected to it. */
+async function migrated(config: DbConfig): Promise<void> {
+  const handle = await openDb(config);
   try {
     await handle.migrate();
   } finally {
     await handle.close();
   }
+}
+
+async function pgliteTemplate(): Promise<{ dataDir: string; cleanup(): Promise<void> }> {
+  const dataDir = await mkdtemp(path.join(os.tmpdir(), "fleet-pglite-template-"));
+  await migrated({ dataDir });
   return { dataDir, cleanup: () => rm(dataDir, { recursive: true, force: true }) };
 }
 
@@ -36,12 +41,6 @@ async function pgliteTemplate(): Promise<{ dataDir: string; cleanup(): Promise<v
 async function postgresTemplate(): Promise<{ name: string; cleanup(): Promise<void> } | undefined> {
   if (!(await probeServices()).postgres) return undefined;
   const db = await createPostgresDb();
-  const handle = await openDb({ databaseUrl: db.url, dataDir: "unused" });
-  try {
-    await handle.migrate();
-  } finally {
-    // A template is copied only while nobody is connected to it.
-    await handle.close();
-  }
+  await migrated({ databaseUrl: db.url, dataDir: "unused" });
   return { name: db.name, cleanup: () => dropPostgresDb(db.name) };
 }
