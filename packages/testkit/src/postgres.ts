@@ -16,6 +16,12 @@ async function adminQuery(sql: string): Promise<void> {
   }
 }
 
+/**
+ * A template global setup made, inside a vitest run; a bench or script that borrows these
+ * helpers has no global setup (and vitest's inject throws there), so it starts from nothing.
+ */
+const template = (key: "postgresTemplate" | "pgliteTemplate"): string | undefined => (process.env.VITEST ? inject(key) || undefined : undefined);
+
 const dbUrl = (name: string) => {
   const url = new URL(serviceUrls.postgres);
   url.pathname = `/${name}`;
@@ -38,10 +44,10 @@ export function dropPostgresDb(name: string): Promise<void> {
 /**
  * A fresh database on the shared test server (TEST_DATABASE_URL), so tests running at once
  * never see each other's rows: a copy of global setup's migrated one, so that migrating it
- * finds nothing to do, or with `blank` an empty one, for tests of migrating itself.
+ * finds nothing to do, or with `blank` (and outside a vitest run) an empty one.
  */
 export async function tempPostgresDb(opts: { blank?: boolean } = {}): Promise<{ url: string; cleanup(): Promise<void> }> {
-  const { name, url } = await createPostgresDb(opts.blank ? undefined : inject("postgresTemplate") || undefined);
+  const { name, url } = await createPostgresDb(opts.blank ? undefined : template("postgresTemplate"));
   let dropped = false;
   return {
     url,
@@ -60,7 +66,7 @@ export async function tempPostgresDb(opts: { blank?: boolean } = {}): Promise<{ 
  */
 export async function tempPglite(): Promise<{ dataDir: string; cleanup(): Promise<void> }> {
   const dataDir = await mkdtemp(path.join(os.tmpdir(), "fleet-pglite-"));
-  const template = inject("pgliteTemplate");
-  if (template) await cp(template, dataDir, { recursive: true });
+  const from = template("pgliteTemplate");
+  if (from) await cp(from, dataDir, { recursive: true });
   return { dataDir, cleanup: () => rm(dataDir, { recursive: true, force: true }) };
 }
