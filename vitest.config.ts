@@ -6,7 +6,7 @@ export default defineConfig({
   resolve: { conditions: ["@fleet/source"] },
   ssr: { resolve: { conditions: ["@fleet/source"] } },
   test: {
-    include: ["{apps,packages,bench}/*/src/**/*.test.ts", "{apps,packages}/*/test/**/*.test.ts", "test/**/*.test.ts"],
+    include: ["{apps,packages,bench}/*/src/**/*.test.ts", "{apps,packages}/*/test/**/*.test.ts", "bench/test/**/*.test.ts", "test/**/*.test.ts"],
     testTimeout: 30_000,
     hookTimeout: 60_000,
     // Integration tests share one Kafka, Postgres and Redis; each test isolates itself
