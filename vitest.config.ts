@@ -1,12 +1,27 @@
-import { defineConfig } from "vitest/config";
+import { configDefaults, defineConfig } from "vitest/config";
+
+/**
+ * Test files that may share a worker's modules with the files it ran before (`isolate:
+ * false`): each loading the api, the stores and their drivers afresh cost about 1.5 s of
+ * CPU a file, a third of the api suites' time. They keep no state beyond the stores they
+ * open and close (a chDB store must be closed: the engine holds one directory a process).
+ */
+const SHARED = ["{apps,packages}/*/src/**/*.test.ts", "apps/api/test/**/*.test.ts"];
+
+/**
+ * Each in a worker of its own: the services' end-to-end, crash and restart tests start
+ * whole apps (process-wide handlers, chDB directories, child processes), as do the benches.
+ */
+const ISOLATED = ["{apps,packages}/*/test/**/*.test.ts", "bench/test/**/*.test.ts", "test/**/*.test.ts"];
 
 // Tests import workspace packages from their TypeScript sources (the "@fleet/source"
 // export condition), so no build is needed before `vitest run`.
 export default defineConfig({
   resolve: { conditions: ["@fleet/source"] },
   ssr: { resolve: { conditions: ["@fleet/source"] } },
+  // Where vitest runs the global setup files, which import workspace packages too.
+  environments: { __vitest__: { resolve: { conditions: ["@fleet/source"] } } },
   test: {
-    include: ["{apps,packages,bench}/*/src/**/*.test.ts", "{apps,packages}/*/test/**/*.test.ts", "bench/test/**/*.test.ts", "test/**/*.test.ts"],
     testTimeout: 30_000,
     hookTimeout: 60_000,
     // Integration tests share one Kafka, Postgres and Redis; each test isolates itself
@@ -14,5 +29,9 @@ export default defineConfig({
     maxWorkers: 2,
     // Services probed first (testkit), then the migrated stores the temporary ones copy (db).
     globalSetup: ["./packages/testkit/src/global-setup.ts", "./packages/db/test/store-templates.ts"],
+    projects: [
+      { extends: true, test: { name: "shared", include: SHARED, isolate: false } },
+      { extends: true, test: { name: "isolated", include: ISOLATED, exclude: [...configDefaults.exclude, ...SHARED] } },
+    ],
   },
 });

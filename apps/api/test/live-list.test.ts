@@ -59,12 +59,16 @@ async function apiInstance(s: Stores, live: LiveStore): Promise<FastifyInstance>
   const app = Fastify(apiServerOptions());
   const bus = createMemoryBus();
   const producer = await bus.producer();
-  app.addHook("onClose", () => bus.close());
+  const history = lazyChdbHistory();
+  app.addHook("onClose", async () => {
+    await bus.close();
+    await history.close();
+  });
   await app.register(apiApp, {
     prefix: "/api",
     db: s.handle.db,
     live,
-    history: lazyChdbHistory(),
+    history,
     commands: createBusCommandQueue({ producer }),
     deadLetters: busDeadLetters(bus, producer),
     settings: { offlineAfterMs: OFFLINE_AFTER_MS, version: "test" },

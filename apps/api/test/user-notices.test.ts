@@ -16,12 +16,13 @@ async function instance(url: string): Promise<{ app: FastifyInstance; handle: Db
   const app = Fastify(apiServerOptions());
   const bus = createMemoryBus();
   const producer = await bus.producer();
+  const history = lazyChdbHistory();
   await app.register(apiApp, {
     prefix: "/api",
     db: handle.db,
     listen: handle.listen,
     live: createMemoryLive(),
-    history: lazyChdbHistory(),
+    history,
     commands: createBusCommandQueue({ producer }),
     deadLetters: busDeadLetters(bus, producer),
     settings: { offlineAfterMs: 300_000, version: API_VERSION },
@@ -33,6 +34,8 @@ async function instance(url: string): Promise<{ app: FastifyInstance; handle: Db
     statements: () => statements,
     close: async () => {
       await app.close();
+      await history.close();
+      await bus.close();
       await handle.close();
     },
   };

@@ -2,7 +2,7 @@ import { mkdtemp, rm } from "node:fs/promises";
 import os from "node:os";
 import path from "node:path";
 import type { TestProject } from "vitest/node";
-import { createPostgresDb, dropPostgresDb, probeServices } from "@fleet/testkit";
+import { createPostgresDb, dropPostgresDb, oncePerRun, probeServices } from "@fleet/testkit";
 import { openDb, type DbConfig } from "../src/client.js";
 
 /**
@@ -11,9 +11,10 @@ import { openDb, type DbConfig } from "../src/client.js";
  * (about 5 s of CPU) and migrating any store takes 1–2 s; the suites open a hundred or so.
  * A copy starts as the migrations leave a store, so a test's migrate() finds nothing to do;
  * tests of migrating itself ask for a blank database (tempPostgresDb({ blank: true })).
+ * Every project of the run shares them; each project's teardown comes once all are done.
  */
 export default async function setup(project: TestProject): Promise<() => Promise<void>> {
-  const [pglite, postgres] = await Promise.all([pgliteTemplate(), postgresTemplate()]);
+  const [pglite, postgres] = await oncePerRun("store-templates", () => Promise.all([pgliteTemplate(), postgresTemplate()]));
   project.provide("pgliteTemplate", pglite.dataDir);
   project.provide("postgresTemplate", postgres?.name ?? "");
   return async () => {

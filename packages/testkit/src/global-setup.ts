@@ -1,5 +1,6 @@
 import type { TestProject } from "vitest/node";
-import { probeServices, serviceUrls } from "./services.js";
+import { oncePerRun } from "./once-per-run.js";
+import { probeServices, serviceUrls, type ServiceName } from "./services.js";
 
 /**
  * Probes the real services once per run. In CI a missing Kafka, Postgres or Redis
@@ -9,6 +10,10 @@ import { probeServices, serviceUrls } from "./services.js";
  * here as well. (@fleet/db's setup makes the stores every temporary one copies.)
  */
 export default async function setup(project: TestProject): Promise<void> {
+  project.provide("services", await oncePerRun("services", probed));
+}
+
+async function probed(): Promise<Record<ServiceName, boolean>> {
   const services = await probeServices();
   const missing = (["kafka", "postgres", "redis"] as const).filter((s) => !services[s]);
   if (missing.length > 0) {
@@ -24,5 +29,5 @@ export default async function setup(project: TestProject): Promise<void> {
       `\n[testkit] ${why}; tests that need a ClickHouse server are skipped (the history contract's ClickHouse-server half; chDB runs the same contract). Set CLICKHOUSE_URL to a ClickHouse 24.x or newer server to include them.\n`,
     );
   }
-  project.provide("services", services);
+  return services;
 }

@@ -1,5 +1,6 @@
 export * from "./services.js";
 export * from "./fixtures.js";
+export * from "./once-per-run.js";
 export * from "./redis.js";
 export * from "./postgres.js";
 export * from "./kafka.js";
