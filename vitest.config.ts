@@ -1,4 +1,5 @@
 import { configDefaults, defineConfig } from "vitest/config";
+import { BaseSequencer, type TestSpecification } from "vitest/node";
 
 /**
  * Test files that may share a worker's modules with the files it ran before (`isolate:
@@ -14,6 +15,27 @@ const SHARED = ["{apps,packages}/*/src/**/*.test.ts", "apps/api/test/**/*.test.t
  */
 const ISOLATED = ["{apps,packages}/*/test/**/*.test.ts", "bench/test/**/*.test.ts", "test/**/*.test.ts"];
 
+/**
+ * The files that take longest, mostly waiting on brokers and child processes (CI's report):
+ * started first in their project, so the other worker runs the rest meanwhile, instead of
+ * one of them being a run's tail. Without a cache of past runs (a fresh clone) vitest
+ * starts the largest files first, and these are small.
+ */
+const LONGEST = ["bench/test/benches.test.ts", "packages/live/src/race.test.ts", "apps/ingest/test/broker-outage.test.ts", "apps/standalone/test/first-run.test.ts", "apps/rules/test/crash.test.ts"];
+
+class LongestFirst extends BaseSequencer {
+  override async sort(files: TestSpecification[]): Promise<TestSpecification[]> {
+    const sorted = await super.sort(files);
+    const projects = [...new Set(sorted.map((f) => f.project.name))];
+    const rank = (f: TestSpecification) => {
+      const i = LONGEST.findIndex((path) => f.moduleId.endsWith(`/${path}`));
+      return projects.indexOf(f.project.name) * (LONGEST.length + 1) + (i < 0 ? LONGEST.length : i);
+    };
+    // Array sort is stable: within each rank, vitest's own order stays.
+    return sorted.map((f) => [rank(f), f] as const).sort((a, b) => a[0] - b[0]).map(([, f]) => f);
+  }
+}
+
 // Tests import workspace packages from their TypeScript sources (the "@fleet/source"
 // export condition), so no build is needed before `vitest run`.
 export default defineConfig({
@@ -27,6 +49,7 @@ export default defineConfig({
     // Integration tests share one Kafka, Postgres and Redis; each test isolates itself
     // with its own topic, database and key prefix, so two workers are safe on 2 cores.
     maxWorkers: 2,
+    sequence: { sequencer: LongestFirst },
     // Services probed first (testkit), then the migrated stores the temporary ones copy (db).
     globalSetup: ["./packages/testkit/src/global-setup.ts", "./packages/db/test/store-templates.ts"],
     projects: [
