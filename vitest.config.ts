@@ -53,8 +53,13 @@ export default defineConfig({
     // Services probed first (testkit), then the migrated stores the temporary ones copy (db).
     globalSetup: ["./packages/testkit/src/global-setup.ts", "./packages/db/test/store-templates.ts"],
     projects: [
-      { extends: true, test: { name: "shared", include: SHARED, isolate: false } },
-      { extends: true, test: { name: "isolated", include: ISOLATED, exclude: [...configDefaults.exclude, ...SHARED] } },
+      { extends: true, test: { name: "shared", include: SHARED, isolate: false, sequence: { groupOrder: 1 } } },
+      // First, alone, on three workers: these files mostly wait on brokers, groups and child
+      // processes. (Vitest runs projects of different worker counts in groups, one by one.)
+      {
+        extends: true,
+        test: { name: "isolated", include: ISOLATED, exclude: [...configDefaults.exclude, ...SHARED], maxWorkers: 3, sequence: { groupOrder: 0 } },
+      },
     ],
   },
 });
