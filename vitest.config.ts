@@ -17,7 +17,7 @@ const ISOLATED = ["{apps,packages}/*/test/**/*.test.ts", "bench/test/**/*.test.t
 
 /**
  * The files that take longest, mostly waiting on brokers and child processes (CI's report):
- * started first in their project, so the other worker runs the rest meanwhile, instead of
+ * started first in their project, so the other workers run the rest meanwhile, instead of
  * one of them being a run's tail. Without a cache of past runs (a fresh clone) vitest
  * starts the largest files first, and these are small.
  */
@@ -38,11 +38,13 @@ class LongestFirst extends BaseSequencer {
 
 // Tests import workspace packages from their TypeScript sources (the "@fleet/source"
 // export condition), so no build is needed before `vitest run`.
+const fromSource = { conditions: ["@fleet/source"] };
+
 export default defineConfig({
-  resolve: { conditions: ["@fleet/source"] },
-  ssr: { resolve: { conditions: ["@fleet/source"] } },
+  resolve: fromSource,
+  ssr: { resolve: fromSource },
   // Where vitest runs the global setup files, which import workspace packages too.
-  environments: { __vitest__: { resolve: { conditions: ["@fleet/source"] } } },
+  environments: { __vitest__: { resolve: fromSource } },
   test: {
     testTimeout: 30_000,
     hookTimeout: 60_000,
