@@ -58,9 +58,18 @@ export default defineConfig({
       { extends: true, test: { name: "shared", include: SHARED, isolate: false, sequence: { groupOrder: 1 } } },
       // First, alone, on three workers: these files mostly wait on brokers, groups and child
       // processes. (Vitest runs projects of different worker counts in groups, one by one.)
+      // A server started from its sources takes about 12 s alone and over 30 s beside the
+      // benches on two cores, so these tests get longer than the default.
       {
         extends: true,
-        test: { name: "isolated", include: ISOLATED, exclude: [...configDefaults.exclude, ...SHARED], maxWorkers: 3, sequence: { groupOrder: 0 } },
+        test: {
+          name: "isolated",
+          include: ISOLATED,
+          exclude: [...configDefaults.exclude, ...SHARED],
+          maxWorkers: 3,
+          testTimeout: 120_000,
+          sequence: { groupOrder: 0 },
+        },
       },
     ],
   },

@@ -4,7 +4,7 @@ import { tmpdir } from "node:os";
 import path from "node:path";
 import { createInterface } from "node:readline";
 import { pino } from "pino";
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { afterAll, afterEach, beforeAll, describe, expect, it } from "vitest";
 import { UnsafeStartError } from "@fleet/api";
 import { loadConfig, StandaloneEnvSchema } from "@fleet/config";
 import { tempPglite } from "@fleet/testkit";
@@ -21,6 +21,9 @@ interface Run {
   signal(s: NodeJS.Signals): void;
 }
 
+/** Servers not yet exited: a failed test must not leave one holding its data directory. */
+const running = new Set<() => void>();
+
 /** The all-in-one server started as `pnpm start` starts it, with no password and no HOST set. */
 function startServer(dataDir: string, extra: Record<string, string> = {}): Run {
   const env: NodeJS.ProcessEnv = { ...process.env };
@@ -35,7 +38,14 @@ function startServer(dataDir: string, extra: Record<string, string> = {}): Run {
       for (const w of waiting) w();
     });
   }
-  const exited = new Promise<number | null>((resolve) => child.on("exit", (code) => resolve(code)));
+  const kill = () => child.kill("SIGKILL");
+  running.add(kill);
+  const exited = new Promise<number | null>((resolve) =>
+    child.on("exit", (code) => {
+      running.delete(kill);
+      resolve(code);
+    }),
+  );
   return {
     output,
     exited,
@@ -67,6 +77,9 @@ describe("the first start of the all-in-one server", () => {
   let dataDir: string;
   beforeAll(async () => {
     dataDir = await mkdtemp(path.join(tmpdir(), "fleet-first-run-"));
+  });
+  afterEach(() => {
+    for (const kill of running) kill();
   });
   afterAll(() => rm(dataDir, { recursive: true, force: true }));
 
