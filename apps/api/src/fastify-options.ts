@@ -1,6 +1,6 @@
 import { randomUUID } from "node:crypto";
 import { LogController, type FastifyReply, type FastifyServerOptions } from "fastify";
-import { frameworkFailure, MAX_PATH_SEGMENT } from "@fleet/contracts";
+import { clientErrorHandler, frameworkFailure, MAX_PATH_SEGMENT } from "@fleet/contracts";
 
 /**
  * Server options shared by the API's own server and the all-in-one process: request
@@ -11,7 +11,7 @@ import { frameworkFailure, MAX_PATH_SEGMENT } from "@fleet/contracts";
  * by its route's schema like any other that is no id; what fastify refuses before routing
  * is answered in the spec's failure shape too.
  */
-export function apiServerOptions(): Pick<FastifyServerOptions, "requestIdHeader" | "genReqId" | "ajv" | "bodyLimit" | "logController" | "routerOptions" | "frameworkErrors"> {
+export function apiServerOptions(): Pick<FastifyServerOptions, "requestIdHeader" | "genReqId" | "ajv" | "bodyLimit" | "logController" | "routerOptions" | "frameworkErrors" | "clientErrorHandler"> {
   return {
     // `/api//get_devices` and `/api/get_devices/` reach the endpoint, as behind the vendor's nginx (merge_slashes) and Laravel (trailing slashes redirected).
     routerOptions: { maxParamLength: MAX_PATH_SEGMENT, ignoreDuplicateSlashes: true, ignoreTrailingSlash: true },
@@ -21,6 +21,8 @@ export function apiServerOptions(): Pick<FastifyServerOptions, "requestIdHeader"
       void (reply as FastifyReply).code(failure.statusCode).send(failure.body);
     },
     logController: new LogController({ disableRequestLogging: true }),
+    // What node refuses before fastify (a URL over 16 KB), in the failure shape too.
+    clientErrorHandler,
     requestIdHeader: "x-request-id",
     genReqId: () => randomUUID(),
     bodyLimit: 10 * 1024 * 1024,

@@ -1,3 +1,4 @@
+import { connect, type AddressInfo } from "node:net";
 import { expect, it } from "vitest";
 import { AddDeviceResponseSchema, LoginResponseSchema } from "@fleet/contracts";
 import { countUserDevices } from "@fleet/db";
@@ -60,6 +61,33 @@ describeApi("malformed requests", (h) => {
     const tooLong = await h.inject({ method: "GET", url: `/api/devices/${"7".repeat(1001)}/media?lang=en&user_api_hash=${hash}` });
     expect([tooLong.status, tooLong.body]).toEqual([414, { status: 0, error: "A part of the URL's path is longer than 1000 characters." }]);
     for (const res of [badEscape, tooLong]) expect(res.text).not.toContain(hash);
+  });
+
+  it("answers what node's HTTP parser refuses (a URL over 16 KB, bytes that are not HTTP) in the failure shape, without echoing the URL", async () => {
+    // inject() skips the parser; only a real connection meets it.
+    const server = h.app.server;
+    await new Promise<void>((resolve) => server.listen(0, "127.0.0.1", resolve));
+    try {
+      const { port } = server.address() as AddressInfo;
+      const raw = (request: string) =>
+        new Promise<{ head: string; body: unknown }>((resolve, reject) => {
+          const socket = connect(port, "127.0.0.1", () => socket.end(request));
+          let got = "";
+          socket.on("data", (chunk: Buffer) => (got += chunk.toString("utf8")));
+          socket.on("close", () => {
+            const [head, body] = got.split("\r\n\r\n");
+            resolve({ head: head!.split("\r\n")[0]!, body: JSON.parse(body!) as unknown });
+          });
+          socket.on("error", reject);
+        });
+      const search = "x".repeat(17 * 1024);
+      const long = await raw(`GET /api/get_events?lang=en&user_api_hash=${h.admin.hash}&search=${search} HTTP/1.1\r\nhost: x\r\n\r\n`);
+      expect(long).toEqual({ head: "HTTP/1.1 431 Request Header Fields Too Large", body: { status: 0, error: "The request's URL and headers are over 16 KB: send long fields in a POST body." } });
+      expect(JSON.stringify(long)).not.toContain(h.admin.hash);
+      expect(await raw("not http at all\r\n\r\n")).toEqual({ head: "HTTP/1.1 400 Bad Request", body: { status: 0, error: "The request is not valid HTTP." } });
+    } finally {
+      await new Promise((resolve) => server.close(resolve));
+    }
   });
 
   it("answers a body type it does not read, text/plain included, with 415 naming the types it reads", async () => {

@@ -1,6 +1,6 @@
 import { randomUUID } from "node:crypto";
 import { LogController, type FastifyBaseLogger, type FastifyReply, type FastifyServerOptions } from "fastify";
-import { frameworkFailure } from "@fleet/contracts";
+import { clientErrorHandler, frameworkFailure } from "@fleet/contracts";
 import { insertGetFastPath, serverFactoryWith } from "./fast-get.js";
 import { lazyChildLoggerFactory } from "./lazy-logger.js";
 import type { Publisher } from "./publisher.js";
@@ -26,5 +26,7 @@ export function ingestServerOptions<L extends FastifyBaseLogger>(logger: L, publ
       const failure = frameworkFailure(err);
       void (reply as FastifyReply).code(failure.statusCode).send(failure.body);
     }) satisfies FastifyServerOptions["frameworkErrors"],
+    // What node refuses before fastify (a URL over 16 KB), in the failure shape too.
+    clientErrorHandler,
   };
 }

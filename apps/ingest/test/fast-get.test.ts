@@ -118,6 +118,14 @@ describe("GET /insert.php on the fast path", () => {
     expect(h.received).toEqual([]);
   });
 
+  it("answers a URL over node's 16 KB in the failure shape and publishes nothing", async () => {
+    h = await server();
+    const long = await h.overHttp(`/insert.php?${valid()}&attributes%5Bnote%5D=${"x".repeat(17 * 1024)}`);
+    expect(long).toEqual({ statusCode: 431, contentType: "application/json; charset=utf-8", body: { status: 0, error: "The request's URL and headers are over 16 KB: send long fields in a POST body." } });
+    await new Promise((r) => setTimeout(r, 30));
+    expect(h.received).toEqual([]);
+  });
+
   const forbidden = [...forbiddenTextCases("NUL"), ...forbiddenTextCases("lone surrogate")].filter((c) => c.query);
   it("refuses forbidden text in every field a query carries, naming the field as fastify's route does", async () => {
     h = await server();

@@ -68,6 +68,32 @@ export function frameworkFailure(err: { code?: string }): { statusCode: number; 
   return { statusCode: 500, body: { status: 0, error: "Internal server error." } };
 }
 
+/**
+ * The status and body for a request node's HTTP parser refuses before fastify sees it:
+ * headers (the URL among them) over node's 16 KB, a request that takes too long to arrive,
+ * or bytes that are not HTTP.
+ */
+export function clientFailure(err: { code?: string }): { statusCode: number; body: FailureBody } {
+  if (err.code === "HPE_HEADER_OVERFLOW") return { statusCode: 431, body: { status: 0, error: "The request's URL and headers are over 16 KB: send long fields in a POST body." } };
+  if (err.code === "ERR_HTTP_REQUEST_TIMEOUT") return { statusCode: 408, body: { status: 0, error: "The request took too long to arrive." } };
+  return { statusCode: 400, body: { status: 0, error: "The request is not valid HTTP." } };
+}
+
+/**
+ * fastify's `clientErrorHandler`: what fastify's default writes, in the spec's failure shape
+ * (fastify's own is `{error, message, statusCode}`).
+ */
+export function clientErrorHandler(err: Error & { code?: string }, socket: { destroyed: boolean; writable: boolean; write(s: string): unknown; destroy(e?: Error): unknown }): void {
+  // A reset connection has nobody to answer.
+  if (err.code === "ECONNRESET" || socket.destroyed) return;
+  const { statusCode, body } = clientFailure(err);
+  const text = JSON.stringify(body);
+  if (socket.writable) socket.write(`HTTP/1.1 ${statusCode} ${STATUS_TEXT[statusCode]}\r\nContent-Length: ${Buffer.byteLength(text)}\r\nContent-Type: application/json; charset=utf-8\r\nConnection: close\r\n\r\n${text}`);
+  socket.destroy(err);
+}
+
+const STATUS_TEXT: Record<number, string> = { 400: "Bad Request", 408: "Request Timeout", 431: "Request Header Fields Too Large" };
+
 /** The status and body for one of the vocabulary's errors, undefined for anything else. */
 export function failureOf(err: unknown): { statusCode: number; body: FailureBody } | undefined {
   if (err instanceof InvalidInputError) return { statusCode: 422, body: { status: 0, errors: { ...err.errors } } };
