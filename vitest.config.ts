@@ -21,7 +21,18 @@ const ISOLATED = ["{apps,packages}/*/test/**/*.test.ts", "bench/test/**/*.test.t
  * one of them being a run's tail. Without a cache of past runs (a fresh clone) vitest
  * starts the largest files first, and these are small.
  */
-const LONGEST = ["bench/test/benches.test.ts", "packages/live/src/race.test.ts", "apps/ingest/test/broker-outage.test.ts", "apps/standalone/test/first-run.test.ts", "apps/rules/test/crash.test.ts"];
+const LONGEST = [
+  "bench/test/live.test.ts",
+  "packages/live/src/race.test.ts",
+  "apps/standalone/test/first-run.test.ts",
+  "apps/ingest/test/broker-outage.test.ts",
+  "apps/rules/test/crash.test.ts",
+  "bench/test/ingest.test.ts",
+  "bench/test/rules.test.ts",
+  "bench/test/history.test.ts",
+  "apps/rules/test/fatal.test.ts",
+  "apps/tracker/test/crash.test.ts",
+];
 
 class LongestFirst extends BaseSequencer {
   override async sort(files: TestSpecification[]): Promise<TestSpecification[]> {
