@@ -16,22 +16,29 @@ const SHARED = ["{apps,packages}/*/src/**/*.test.ts", "apps/api/test/**/*.test.t
 const ISOLATED = ["{apps,packages}/*/test/**/*.test.ts", "bench/test/**/*.test.ts", "test/**/*.test.ts"];
 
 /**
- * The files that take longest, mostly waiting on brokers and child processes (CI's report):
- * started first in their project, so the other workers run the rest meanwhile, instead of
- * one of them being a run's tail. Without a cache of past runs (a fresh clone) vitest
- * starts the largest files first, and these are small.
+ * The files that take longest, longest first (CI's reports; 13 s and more), mostly waiting on
+ * brokers and child processes: started first in their project, in this order, so that the
+ * workers end together instead of one of them being a run's tail. Without a cache of past
+ * runs (a fresh clone) vitest starts the largest files first, and these are small.
  */
 const LONGEST = [
   "bench/test/live.test.ts",
   "packages/live/src/race.test.ts",
   "apps/standalone/test/first-run.test.ts",
   "apps/ingest/test/broker-outage.test.ts",
-  "apps/rules/test/crash.test.ts",
-  "bench/test/ingest.test.ts",
-  "bench/test/rules.test.ts",
   "bench/test/history.test.ts",
-  "apps/rules/test/fatal.test.ts",
+  "apps/standalone/test/e2e.test.ts",
+  "apps/rules/test/crash.test.ts",
+  "bench/test/rules.test.ts",
+  "bench/test/ingest.test.ts",
   "apps/tracker/test/crash.test.ts",
+  "apps/rules/test/fatal.test.ts",
+  "apps/standalone/test/restart.test.ts",
+  "apps/standalone/test/alerts-e2e.test.ts",
+  "apps/simulator/test/simulator.test.ts",
+  "apps/rules/test/rules.test.ts",
+  "bench/test/reports.test.ts",
+  "apps/rules/test/health.test.ts",
 ];
 
 class LongestFirst extends BaseSequencer {
