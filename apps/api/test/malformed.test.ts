@@ -124,6 +124,30 @@ describeApi("malformed requests", (h) => {
     expect(await countUserDevices(h.db, user.id)).toBe(0);
   });
 
+  it("answers a multipart body over its limits, or with a field named __proto__, saying which limit, storing nothing", async () => {
+    const user = await h.newUser();
+    const send = async (fill: (form: FormData) => void) => {
+      const form = new FormData();
+      for (const [k, v] of Object.entries(deviceFields())) form.append(k, String(v));
+      fill(form);
+      const encoded = new Response(form);
+      return h.inject({ method: "POST", url: `/api/add_device?lang=en&user_api_hash=${user.hash}`, headers: { "content-type": encoded.headers.get("content-type")! }, payload: Buffer.from(await encoded.arrayBuffer()) });
+    };
+    const files = await send((form) => {
+      for (let i = 0; i < 6; i++) form.append(`f${i}`, new Blob(["x"]), `f${i}.txt`);
+    });
+    expect([files.status, files.body]).toEqual([413, { status: 0, error: "The body holds too many files: at most 5." }]);
+    const big = await send((form) => form.append("photo", new Blob([Buffer.alloc(5 * 1024 * 1024 + 1)]), "photo.jpg"));
+    expect([big.status, big.body]).toEqual([413, { status: 0, error: "A file in the body is too large: at most 5 MB." }]);
+    const fields = await send((form) => {
+      for (let i = 0; i < 2000; i++) form.append(`x${i}`, "1");
+    });
+    expect([fields.status, fields.body]).toEqual([413, { status: 0, error: "The body holds too many fields: at most 2000." }]);
+    const proto = await send((form) => form.append("__proto__", "x"));
+    expect([proto.status, proto.body]).toEqual([400, { status: 0, error: "A field of the body may not be named __proto__ or constructor." }]);
+    expect(await countUserDevices(h.db, user.id)).toBe(0);
+  });
+
   it("answers a file where a text field belongs with 422", async () => {
     const user = await h.newUser();
     const form = new FormData();

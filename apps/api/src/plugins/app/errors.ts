@@ -3,7 +3,7 @@ import fp from "fastify-plugin";
 import { failureOf } from "@fleet/contracts";
 import { RefusedError } from "@fleet/db";
 import { refusalErrors } from "../../domain/refusals.js";
-import { failedReadingMultipart, unsupportedTypeMessage } from "../external/body-parsers.js";
+import { failedReadingMultipart, multipartRefusal, unsupportedTypeMessage } from "../external/body-parsers.js";
 import { inputRuleErrors } from "./input-rules.js";
 
 interface AjvIssue {
@@ -75,6 +75,8 @@ export default fp(
         return reply.code(failure.statusCode).send(failure.body);
       }
       if (err.code === "FST_ERR_CTP_INVALID_MEDIA_TYPE") return reply.code(415).send({ status: 0, error: unsupportedTypeMessage(req.headers["content-type"]) });
+      const refusal = multipartRefusal(err.code);
+      if (refusal !== undefined) return reply.code(err.statusCode ?? 400).send({ status: 0, error: refusal });
       if (err.statusCode === undefined && failedReadingMultipart(req)) return reply.code(400).send({ status: 0, error: `Malformed multipart body: ${err.message}` });
       const code = err.statusCode ?? 500;
       if (code >= 400 && code < 500) return reply.code(code).send({ status: 0, error: err.message });

@@ -6,8 +6,31 @@ import fp from "fastify-plugin";
 import { FailureError, findUndecodableText, undecodableTextMessage } from "@fleet/contracts";
 import { expandKeys } from "../../lib/expand-keys.js";
 
+const MB = 1024 * 1024;
+
 /** Limits on multipart bodies: no endpoint takes more than a few fields and small files. */
-export const MULTIPART_LIMITS = { fieldNameSize: 200, fieldSize: 1024 * 1024, fields: 2000, fileSize: 5 * 1024 * 1024, files: 5, parts: 2005, headerPairs: 200 };
+export const MULTIPART_LIMITS = { fieldNameSize: 200, fieldSize: MB, fields: 2000, fileSize: 5 * MB, files: 5, parts: 2005, headerPairs: 200 };
+
+/**
+ * What the multipart plugin refuses ("reach files limit", "request file too large"), said
+ * the way the API says the rest, with the limit; undefined for any other error.
+ */
+export function multipartRefusal(code: string | undefined): string | undefined {
+  switch (code) {
+    case "FST_REQ_FILE_TOO_LARGE":
+      return `A file in the body is too large: at most ${MULTIPART_LIMITS.fileSize / MB} MB.`;
+    case "FST_FILES_LIMIT":
+      return `The body holds too many files: at most ${MULTIPART_LIMITS.files}.`;
+    case "FST_FIELDS_LIMIT":
+      return `The body holds too many fields: at most ${MULTIPART_LIMITS.fields}.`;
+    case "FST_PARTS_LIMIT":
+      return `The body holds too many parts: at most ${MULTIPART_LIMITS.parts}.`;
+    case "FST_PROTO_VIOLATION":
+      return "A field of the body may not be named __proto__ or constructor.";
+    default:
+      return undefined;
+  }
+}
 
 // Requests whose multipart body is being read. The multipart plugin's hook throws plain
 // errors (no status) for a missing boundary or a truncated body; the error handler asks
