@@ -3,6 +3,7 @@
  * app's error handler turns them into the spec's bodies (`failureOf`), so no route
  * writes a failure body by hand.
  */
+import { STATUS_CODES } from "node:http";
 
 /** Bad input, field by field: 422 `{status: 0, errors: {field: message}}`. */
 export class InvalidInputError extends Error {
@@ -88,11 +89,9 @@ export function clientErrorHandler(err: Error & { code?: string }, socket: { des
   if (err.code === "ECONNRESET" || socket.destroyed) return;
   const { statusCode, body } = clientFailure(err);
   const text = JSON.stringify(body);
-  if (socket.writable) socket.write(`HTTP/1.1 ${statusCode} ${STATUS_TEXT[statusCode]}\r\nContent-Length: ${Buffer.byteLength(text)}\r\nContent-Type: application/json; charset=utf-8\r\nConnection: close\r\n\r\n${text}`);
+  if (socket.writable) socket.write(`HTTP/1.1 ${statusCode} ${STATUS_CODES[statusCode]}\r\nContent-Length: ${Buffer.byteLength(text)}\r\nContent-Type: application/json; charset=utf-8\r\nConnection: close\r\n\r\n${text}`);
   socket.destroy(err);
 }
-
-const STATUS_TEXT: Record<number, string> = { 400: "Bad Request", 408: "Request Timeout", 431: "Request Header Fields Too Large" };
 
 /** The status and body for one of the vocabulary's errors, undefined for anything else. */
 export function failureOf(err: unknown): { statusCode: number; body: FailureBody } | undefined {
