@@ -92,9 +92,9 @@ export function swaggerErrors(schema: JsonSchema, value: unknown, path = ""): st
   return errors;
 }
 
-/** Where `body` breaks the vendor Swagger's 200 answer of `GET path`. */
-export function vendorErrors(path: string, body: unknown): string[] {
-  const schema = swagger.paths[path]?.get?.responses["200"]?.schema;
-  expect(schema, `the Swagger's 200 schema of GET ${path}`).toBeDefined();
+/** Where `body` breaks the vendor Swagger's 200 answer of `path` (by GET unless `method` says). */
+export function vendorErrors(path: string, body: unknown, method: "get" | "post" | "put" | "delete" = "get"): string[] {
+  const schema = swagger.paths[path]?.[method]?.responses["200"]?.schema;
+  expect(schema, `the Swagger's 200 schema of ${method.toUpperCase()} ${path}`).toBeDefined();
   return swaggerErrors(schema!, body);
 }

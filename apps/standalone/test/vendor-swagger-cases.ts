@@ -1,7 +1,7 @@
 /*
  * The vendor Swagger's operations as vendor-swagger.test.ts drives them: one valid request per
  * operation (run in table order; the destroys last, on throwaway records or on what no later
- * case reads), and the Swagger's known quirks.
+ * case reads).
  */
 import { expect } from "vitest";
 import { PNG_BASE64, taskBody } from "../../api/test/task-body.js";
@@ -82,20 +82,6 @@ export interface Case {
 }
 
 /** An error line of one operation's answer that is the Swagger's fault, not the answer's. */
-export interface Quirk {
-  op: string;
-  error: RegExp;
-  why: string;
-}
-
-export const QUIRKS: Quirk[] = [
-  ...["get /password_reminder", "post /password_reminder", "post /register"].map((op) => ({
-    op,
-    error: /^\/: email is missing$/,
-    why: "the 200 schema's `required: [email]` was copied from the request's example; no answer echoes the email back",
-  })),
-];
-
 export const ADMIN = { email: "admin@vendor-swagger.test", password: "vendor-swagger-secret" };
 /** The account POST /admin/client makes, which then changes its own password. */
 export const CLIENT = { email: "client@vendor-swagger.test", password: "client-secret-1" };

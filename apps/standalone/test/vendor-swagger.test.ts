@@ -17,7 +17,6 @@ import {
   ADMIN,
   CASES,
   PNG_BASE64,
-  QUIRKS,
   circleBody,
   customEventBody,
   deviceBody,
@@ -247,7 +246,6 @@ describe("the vendor Swagger's operations in embedded mode", () => {
     const checked = new Set(CASES.map((c) => c.op));
     expect(swaggerOps.filter((op) => !checked.has(op)), "Swagger operations no case checks").toEqual([]);
     expect([...checked].filter((op) => !swaggerOps.includes(op)), "cases of operations the Swagger does not have").toEqual([]);
-    expect(QUIRKS.filter((q) => !checked.has(q.op)), "quirks of operations no case checks").toEqual([]);
   });
 
   it.each(CASES.map((c) => [caseName(c), c] as const))("%s answers 2xx as the Swagger's 200 response says", async (_, c) => {
@@ -257,11 +255,7 @@ describe("the vendor Swagger's operations in embedded mode", () => {
     expect(reply.status, shown).toBeLessThan(300);
     const schema = schemaOf(c.op);
     if (schema) {
-      const errors = swaggerErrors(schema, reply.body);
-      const quirks = QUIRKS.filter((q) => q.op === c.op);
-      expect(errors.filter((e) => !quirks.some((q) => q.error.test(e))), shown).toEqual([]);
-      // A quirk the Swagger no longer has is to be dropped, not kept as a blind spot.
-      for (const q of quirks) expect(errors.some((e) => q.error.test(e)), `quirk ${q.error} (${q.why})`).toBe(true);
+      expect(swaggerErrors(schema, reply.body), shown).toEqual([]);
     } else {
       expect(c.check, "the Swagger gives no 200 schema, so the case must check the answer").toBeDefined();
     }

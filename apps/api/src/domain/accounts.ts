@@ -52,10 +52,10 @@ export async function register(ctx: AccountsContext, body: RegisterBody) {
     ctx.log.error({ err }, "could not send the sign-up mail; the account was not kept");
     throw new FailureError(502, "The sign-up mail could not be sent. Try again later.");
   }
-  return { status: 1 as const, message: `Check ${user.email} for a link to choose your password.` };
+  return { status: 1 as const, email: user.email, message: `Check ${user.email} for a link to choose your password.` };
 }
 
-const REMINDED = { status: 1 as const, success: 1 as const, message: "If an account uses this email, a link to reset its password is on its way." };
+const REMINDED_MESSAGE = "If an account uses this email, a link to reset its password is on its way.";
 
 /**
  * `password_reminder` asking for a link. The answer is the same, and as quick, whether or not
@@ -66,7 +66,7 @@ export async function remind(ctx: AccountsContext, email: string) {
   if (issued) {
     void ctx.mailer.send(linkMail("reminder", issued.user.email, issued.token, ctx.publicUrl)).catch((err: unknown) => ctx.log.error({ err }, "could not send a password reminder"));
   }
-  return REMINDED;
+  return { status: 1 as const, success: 1 as const, email, message: REMINDED_MESSAGE };
 }
 
 /** `password_reminder` with the mailed code: the new password, which also ends every session (a new api hash). */
@@ -76,7 +76,7 @@ export async function setPasswordWithCode(ctx: Pick<AccountsContext, "db">, body
   if (!(await resetPassword(ctx.db, body.email, body.code, body.password))) {
     throw new InvalidInputError({ code: "The code is wrong, used already or expired. Ask for a new reminder." });
   }
-  return { status: 1 as const, success: 1 as const, message: "Your password has been changed. Log in with the new one." };
+  return { status: 1 as const, success: 1 as const, email: body.email, message: "Your password has been changed. Log in with the new one." };
 }
 
 /** POST `password_reminder`: a code sets the password, an email alone asks for a link. */

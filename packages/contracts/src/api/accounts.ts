@@ -11,7 +11,8 @@ const Email = Type.String({ minLength: 3, maxLength: 255, pattern: "^[^@\\s]+@[^
 export const RegisterBodySchema = Type.Object({ email: Email });
 export type RegisterBody = Static<typeof RegisterBodySchema>;
 
-export const RegisterResponseSchema = Type.Object({ status: StatusOk, message: Type.String() });
+/** `email`: the address the mail went to (the vendor's answer requires it). */
+export const RegisterResponseSchema = Type.Object({ status: StatusOk, email: Type.String(), message: Type.String() });
 
 export const PasswordReminderQuerySchema = Type.Object({ email: Email });
 
@@ -24,8 +25,12 @@ export const PasswordReminderBodySchema = Type.Object({
 });
 export type PasswordReminderBody = Static<typeof PasswordReminderBodySchema>;
 
-/** The vendor answers `success`; `status` as every other answer of the API. */
-export const PasswordReminderResponseSchema = Type.Object({ status: StatusOk, success: Type.Literal(1), message: Type.String() });
+/**
+ * The vendor answers `success` and the `email` asked about (its Swagger requires it: the
+ * address as sent, which tells nothing about whether it has an account); `status` as every
+ * other answer of the API.
+ */
+export const PasswordReminderResponseSchema = Type.Object({ status: StatusOk, success: Type.Literal(1), email: Type.String(), message: Type.String() });
 
 /** The page the mailed link opens. */
 export const PasswordResetPageQuerySchema = Type.Object({
