@@ -1,5 +1,5 @@
 import type { Bus, BusProducer } from "@fleet/bus";
-import { outboundAllowPrivate, type ApiEnv } from "@fleet/config";
+import { corsOrigins, outboundAllowPrivate, type ApiEnv } from "@fleet/config";
 import type { DbHandle } from "@fleet/db";
 import type { HistoryStore } from "@fleet/history";
 import type { LiveStore } from "@fleet/live";
@@ -27,7 +27,7 @@ export interface ApiStores {
 export function apiAppOptions(
   config: Pick<
     ApiEnv,
-    "OFFLINE_AFTER_MINUTES" | "OUTBOUND_ALLOW_PRIVATE" | "SMS_GATEWAY_ALLOW_PRIVATE" | "LIVE_CACHE_DEVICES" | "REDIS_URL" | "AUTH_LIMIT_PER_ADDRESS" | "AUTH_LIMIT_PER_EMAIL" | "FLEET_ALLOW_REGISTRATION" | "PUBLIC_URL" | "HOST" | "PORT" | "REPORTS_SCHEDULE_EVERY_SECONDS" | "GEOCODER_URL" | "GEOCODER_TIMEOUT_MS" | "DEVICE_MEDIA_KEEP"
+    "OFFLINE_AFTER_MINUTES" | "OUTBOUND_ALLOW_PRIVATE" | "SMS_GATEWAY_ALLOW_PRIVATE" | "LIVE_CACHE_DEVICES" | "REDIS_URL" | "AUTH_LIMIT_PER_ADDRESS" | "AUTH_LIMIT_PER_EMAIL" | "FLEET_ALLOW_REGISTRATION" | "PUBLIC_URL" | "HOST" | "PORT" | "REPORTS_SCHEDULE_EVERY_SECONDS" | "GEOCODER_URL" | "GEOCODER_TIMEOUT_MS" | "DEVICE_MEDIA_KEEP" | "CORS_ORIGINS"
   >,
   stores: ApiStores,
 ): ApiAppOptions & { prefix: string } {
@@ -53,6 +53,7 @@ export function apiAppOptions(
       reportScheduleEveryMs: config.REPORTS_SCHEDULE_EVERY_SECONDS * 1000,
       geocoder: { url: config.GEOCODER_URL, timeoutMs: config.GEOCODER_TIMEOUT_MS },
       deviceMediaKeep: config.DEVICE_MEDIA_KEEP,
+      corsOrigins: corsOrigins(config.CORS_ORIGINS),
     },
   };
 }

@@ -1,6 +1,6 @@
 import { describe, expect, it } from "vitest";
 import { ConfigError, loadConfig, missingServices } from "./load.js";
-import { ApiEnvSchema, IngestEnvSchema, RulesEnvSchema, StandaloneEnvSchema, TrackerEnvSchema, healthSettings, outboundAllowPrivate } from "./schemas.js";
+import { ApiEnvSchema, IngestEnvSchema, RulesEnvSchema, StandaloneEnvSchema, TrackerEnvSchema, corsOrigins, healthSettings, outboundAllowPrivate } from "./schemas.js";
 
 describe("loadConfig", () => {
   it("applies defaults and leaves embedded adapters selected when nothing is set", () => {
@@ -79,5 +79,14 @@ describe("missingServices", () => {
     expect(line).not.toContain("\n");
     expect(missingServices({ KAFKA_BROKERS: "k:9092" }, "ingest", ["KAFKA_BROKERS"])).toBeUndefined();
     expect(missingServices({ KAFKA_BROKERS: "" }, "ingest", ["KAFKA_BROKERS"])).toMatch(/^ingest in a process of its own needs KAFKA_BROKERS /);
+  });
+
+  it("reads CORS_ORIGINS as any origin, a list of origins or none, and refuses what is no origin", () => {
+    expect(corsOrigins(loadConfig(ApiEnvSchema, {}).CORS_ORIGINS)).toBe("*");
+    expect(corsOrigins(loadConfig(ApiEnvSchema, { CORS_ORIGINS: "https://app.example.com, http://127.0.0.1:5173" }).CORS_ORIGINS)).toEqual(["https://app.example.com", "http://127.0.0.1:5173"]);
+    expect(corsOrigins(loadConfig(ApiEnvSchema, { CORS_ORIGINS: "none" }).CORS_ORIGINS)).toEqual([]);
+    for (const bad of ["https://app.example.com/", "app.example.com", "ftp://app.example.com", "https://a.example.com,,https://b.example.com"]) {
+      expect(() => loadConfig(ApiEnvSchema, { CORS_ORIGINS: bad }), bad).toThrow(/CORS_ORIGINS/);
+    }
   });
 });

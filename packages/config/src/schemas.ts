@@ -95,6 +95,16 @@ const AdminAccount = {
   FLEET_ADMIN_PASSWORD: Type.Optional(Type.String({ minLength: 6 })),
 };
 
+/** "*", "none", or origins (scheme://host[:port], no path) separated by commas. An empty setting is unset, so "none" says none. */
+const CORS_ORIGINS_PATTERN = "^(\\*|none|\\s*https?://[^/,\\s]+\\s*(,\\s*https?://[^/,\\s]+\\s*)*)$";
+
+/** CORS_ORIGINS as the API takes it: "*", or the listed origins (none for "none"). */
+export function corsOrigins(setting: string): "*" | string[] {
+  const value = setting.trim();
+  if (value === "*") return "*";
+  return value === "none" ? [] : value.split(",").map((o) => o.trim());
+}
+
 export const ApiEnvSchema = Type.Composite([
   InfraEnvSchema,
   Type.Object({
@@ -122,6 +132,8 @@ export const ApiEnvSchema = Type.Composite([
     GEOCODER_TIMEOUT_MS: Type.Integer({ minimum: 100, maximum: 60_000, default: 3000 }),
     /** Photos kept per device: an upload beyond it deletes that device's oldest (contracts' DEVICE_MEDIA_KEEP). */
     DEVICE_MEDIA_KEEP: Type.Integer({ minimum: 1, maximum: 1_000_000, default: 1000 }),
+    /** Origins whose pages may call the API from a browser: * for any, a comma-separated list of origins, or none. */
+    CORS_ORIGINS: Type.String({ default: "*", pattern: CORS_ORIGINS_PATTERN, description: "* or https://app.example.com,https://ops.example.com or none" }),
   }),
   OutboundEnvSchema,
 ]);

@@ -36,6 +36,8 @@ export interface ApiSettings {
   geocoder?: { url?: string; timeoutMs?: number };
   /** Photos kept per device (DEVICE_MEDIA_KEEP): an upload beyond it deletes the device's oldest. Default contracts' DEVICE_MEDIA_KEEP. */
   deviceMediaKeep?: number;
+  /** Origins whose pages may call the API from a browser (CORS_ORIGINS): "*" for any, the default; none when empty. */
+  corsOrigins?: "*" | readonly string[];
 }
 
 export interface Services {
