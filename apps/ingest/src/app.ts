@@ -5,6 +5,7 @@ import { installErrorHandling } from "./plugins/errors.js";
 import type { Publisher } from "./publisher.js";
 import { parseQuery } from "./query.js";
 import { insertRoutes, parseNdjson } from "./routes/insert.js";
+import { osmandRoutes } from "./routes/osmand.js";
 
 export interface IngestAppOptions {
   publisher: Publisher;
@@ -21,6 +22,7 @@ export const ingestApp: FastifyPluginAsync<IngestAppOptions> = async (app, opts)
     done(null, parseNdjson(body as string));
   });
   await app.register(insertRoutes, { publisher: opts.publisher });
+  await app.register(osmandRoutes, { publisher: opts.publisher });
   // For a container's health check: 200 while the server takes requests (a bus that is down is each insert's 503).
   app.get("/health", { schema: { response: { 200: HealthResponseSchema } } }, async () => ({ status: 1 as const }));
 };

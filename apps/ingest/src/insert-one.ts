@@ -1,5 +1,5 @@
 import { FailureError, InvalidInputError, failureOf } from "@fleet/contracts";
-import { parsePosition } from "./parse.js";
+import { parsePosition, type ParseResult } from "./parse.js";
 import { BusUnavailableError, type Publisher } from "./publisher.js";
 
 /** The answer to one position, as JSON text: the fastify route and the fast GET path send the same bytes. */
@@ -24,7 +24,11 @@ function failed(err: InvalidInputError | FailureError): { statusCode: number; bo
  * and rejects.
  */
 export async function insertOne(publisher: Publisher, fields: unknown): Promise<InsertAnswer> {
-  const parsed = parsePosition(fields);
+  return publishParsed(publisher, parsePosition(fields));
+}
+
+/** insertOne from a position already parsed (a protocol that names its fields otherwise renames them in the errors first). */
+export async function publishParsed(publisher: Publisher, parsed: ParseResult): Promise<InsertAnswer> {
   if (!parsed.ok) return failed(parsed.malformed === undefined ? new InvalidInputError(parsed.errors) : new FailureError(400, parsed.malformed));
   try {
     await publisher.publish([parsed.position]);

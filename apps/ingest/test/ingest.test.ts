@@ -1,37 +1,14 @@
-import Fastify, { type FastifyInstance } from "fastify";
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
-import { createMemoryBus, type Bus, type BusProducer } from "@fleet/bus";
-import { ingestApp } from "../src/app.js";
-import { createPublisher, type Publisher } from "../src/publisher.js";
-import { recordRawPositions } from "./fixtures/recording.js";
+import type { BusProducer } from "@fleet/bus";
+import { ingestHarness } from "./fixtures/app.js";
 import { forbiddenTextCases, formAttributesBody, specArrayJson, traccarForwardJson, traccarForwardQuery, validFields } from "./fixtures/requests.js";
-
-/** The ingest app over the in-process bus, with a consumer recording what reached the topic. */
-async function harness(producer?: BusProducer) {
-  const bus: Bus = createMemoryBus();
-  const recording = await recordRawPositions(bus);
-  const publisher: Publisher = createPublisher({ producer: producer ?? (await bus.producer()), batchMax: 100, lingerMs: 1, sendTimeoutMs: 300 });
-  const app: FastifyInstance = Fastify();
-  await app.register(ingestApp, { publisher });
-  return {
-    app,
-    received: recording.received,
-    seen: recording.seen,
-    close: async () => {
-      await app.close();
-      await publisher.close();
-      await recording.close();
-      await bus.close();
-    },
-  };
-}
 
 const fresh = (fields: Record<string, string>) => ({ ...fields, fixTime: String(Date.now() - 1000) });
 
 describe("ingest over HTTP", () => {
-  let h: Awaited<ReturnType<typeof harness>>;
+  let h: Awaited<ReturnType<typeof ingestHarness>>;
   beforeEach(async () => {
-    h = await harness();
+    h = await ingestHarness();
   });
   afterEach(async () => {
     await h.close();
@@ -192,7 +169,7 @@ describe("ingest when the bus cannot take positions", () => {
   it("answers 503 within the send timeout instead of acknowledging", async () => {
     // A producer that never acknowledges: the position must not be reported as accepted.
     const stuck: BusProducer = { send: () => new Promise<void>(() => undefined), close: async () => undefined };
-    const h = await harness(stuck);
+    const h = await ingestHarness(stuck);
     const res = await h.app.inject({ method: "GET", url: `/insert.php?${new URLSearchParams(fresh(validFields))}` });
     expect(res.statusCode).toBe(503);
     expect(res.json()).toEqual({ status: 0, error: expect.stringContaining("unavailable") });
@@ -201,7 +178,7 @@ describe("ingest when the bus cannot take positions", () => {
 
   it("answers 503 when the bus rejects the send", async () => {
     const failing: BusProducer = { send: async () => Promise.reject(new Error("NOT_ENOUGH_REPLICAS")), close: async () => undefined };
-    const h = await harness(failing);
+    const h = await ingestHarness(failing);
     const res = await h.app.inject({ method: "POST", url: "/insert", payload: [fresh(validFields)] });
     expect(res.statusCode).toBe(503);
     expect(res.json().status).toBe(0);

@@ -1,0 +1,37 @@
+import type { FastifyPluginAsync, FastifyReply } from "fastify";
+import { publishParsed } from "../insert-one.js";
+import { fromOsmand, osmandErrors } from "../osmand.js";
+import { parsePosition, type ParseResult } from "../parse.js";
+import type { Publisher } from "../publisher.js";
+
+/** Where phones running OsmAnd or Traccar Client send their fixes (their server URL is `http://<ingest>/osmand`). */
+export const OSMAND_PATH = "/osmand";
+
+const NO_LOCATION = { ok: false, errors: { lat: "The position has no location: lat and lon are both 0." } } as const;
+
+/** An OsmAnd request read and checked, its errors named as the request named its fields. */
+function parseOsmand(fields: Record<string, unknown>): ParseResult {
+  const parsed = parsePosition(fromOsmand(fields));
+  if (!parsed.ok) return { ...parsed, errors: osmandErrors(parsed.errors) };
+  // Such apps send 0,0 before their first fix; Traccar gives it the last location, which ingest does not know.
+  return parsed.position.latitude === 0 && parsed.position.longitude === 0 ? NO_LOCATION : parsed;
+}
+
+/**
+ * The OsmAnd protocol (osmand.ts), by GET, or by POST as a form, as JSON (Traccar Client) or
+ * with the fields in the query. Taken: 200 with an empty body, as Traccar answers when no
+ * command waits (the body would be one). Refused: the failures insert.php gives.
+ */
+export const osmandRoutes: FastifyPluginAsync<{ publisher: Publisher }> = async (app, { publisher }) => {
+  const take = async (fields: Record<string, unknown>, reply: FastifyReply) => {
+    const answer = await publishParsed(publisher, parseOsmand(fields));
+    if (answer.busError) reply.log.warn({ err: answer.busError.cause }, "bus did not take positions");
+    if (answer.statusCode === 200) return reply.code(200).type("text/plain; charset=utf-8").send("");
+    return reply.code(answer.statusCode).type("application/json").send(answer.body);
+  };
+  app.get(OSMAND_PATH, (req, reply) => take(req.query as Record<string, unknown>, reply));
+  app.post(OSMAND_PATH, (req, reply) => {
+    const body = req.body !== null && typeof req.body === "object" && !Array.isArray(req.body) ? (req.body as Record<string, unknown>) : {};
+    return take({ ...(req.query as Record<string, unknown>), ...body }, reply);
+  });
+};
