@@ -80,7 +80,9 @@ describe("missingServices", () => {
     expect(missingServices({ KAFKA_BROKERS: "k:9092" }, "ingest", ["KAFKA_BROKERS"])).toBeUndefined();
     expect(missingServices({ KAFKA_BROKERS: "" }, "ingest", ["KAFKA_BROKERS"])).toMatch(/^ingest in a process of its own needs KAFKA_BROKERS /);
   });
+});
 
+describe("corsOrigins", () => {
   it("reads CORS_ORIGINS as any origin, a list of origins or none, and refuses what is no origin", () => {
     expect(corsOrigins(loadConfig(ApiEnvSchema, {}).CORS_ORIGINS)).toBe("*");
     expect(corsOrigins(loadConfig(ApiEnvSchema, { CORS_ORIGINS: "https://app.example.com, http://127.0.0.1:5173" }).CORS_ORIGINS)).toEqual(["https://app.example.com", "http://127.0.0.1:5173"]);
