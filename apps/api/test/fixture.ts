@@ -29,6 +29,7 @@ import { apiApp, apiServerOptions, busDeadLetters, busRulesNotices, createBusCom
 import type { ApiSettings } from "../src/plugins/app/services.js";
 import type { Mailer } from "@fleet/mail";
 import type { Geocoder } from "@fleet/geocoder";
+import { sharedSchemaController } from "./shared-compilers.js";
 
 const hashes = new Map<string, Promise<string>>();
 /** hashPassword, once per password: test users share a salt, which a test cannot tell apart. */
@@ -296,7 +297,7 @@ export class ApiHarness {
     await handle.migrate();
     const live = createMemoryLive();
     const history = lazyChdbHistory();
-    const app = Fastify({ ...apiServerOptions(), ...(this.options.logger ? { loggerInstance: this.options.logger } : {}) });
+    const app = Fastify({ ...apiServerOptions(), schemaController: sharedSchemaController, ...(this.options.logger ? { loggerInstance: this.options.logger } : {}) });
     // Root hooks, added before the app: they see every request, 404s and parser errors included.
     const errors = new WeakMap<object, string>();
     // A FailureError is an answer the code chose (an upstream's 502/503), not a fault behind one.
