@@ -56,14 +56,16 @@ function attributeValue(raw: unknown): unknown {
   return raw.trim() !== "" && Number.isFinite(n) ? n : raw;
 }
 
+/** The query's and the form's fields that are OsmAnd's own; the rest are attributes. */
+const OWN_FIELDS = new Set(["id", "deviceid", "timestamp", "lat", "lon", "location", "speed", "bearing", "heading", "altitude", "batt"]);
+
 /** Fields of the query or the form: OsmAnd's own names, the rest attributes. */
 function fromQuery(q: Fields, now: number): Fields {
   const attributes: Record<string, unknown> = {};
   let latitude = q.lat;
   let longitude = q.lon;
   if (typeof q.location === "string" && q.location.includes(",")) [latitude, longitude] = q.location.split(",", 2);
-  const known = new Set(["id", "deviceid", "timestamp", "lat", "lon", "location", "speed", "bearing", "heading", "altitude", "batt"]);
-  for (const [key, value] of Object.entries(q)) if (!known.has(key)) attributes[key] = attributeValue(value);
+  for (const [key, value] of Object.entries(q)) if (!OWN_FIELDS.has(key)) attributes[key] = attributeValue(value);
   if (q.batt !== undefined) attributes.batteryLevel = attributeValue(q.batt);
   return {
     uniqueId: q.id ?? q.deviceid,

@@ -96,6 +96,8 @@ describe("the OsmAnd protocol at /osmand", () => {
       [`/osmand?id=x&lat=54&lon=25&timestamp=yesterday`, { timestamp: "The timestamp must be a number." }],
       [`/osmand?id=x&lat=54&lon=25&timestamp=${secondsAgo(-3 * 86400)}`, { timestamp: "The timestamp may not be more than 24 hours in the future." }],
       [`/osmand?id=x&lat=54&lon=25&bearing=400`, { bearing: "The bearing must be between 0 and 360." }],
+      [`/osmand?id=x%00y&lat=54&lon=25`, { id: "The id contains control characters or invalid Unicode." }],
+      [`/osmand?id=x&lat=54&lon=25&note=a%00b`, { "attributes.note": "The attribute note contains control characters or invalid Unicode." }],
     ];
     for (const [url, errors] of cases) {
       const res = await h.app.inject({ method: "GET", url });

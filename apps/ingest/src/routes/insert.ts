@@ -2,6 +2,7 @@ import { FailureError, InvalidInputError } from "@fleet/contracts";
 import type { FastifyPluginAsync, FastifyReply } from "fastify";
 import { insertOne } from "../insert-one.js";
 import { parsePosition, type ParsedPosition } from "../parse.js";
+import { requestFields } from "../request-fields.js";
 import { BusUnavailableError, type Publisher } from "../publisher.js";
 
 export const BATCH_MAX_POSITIONS = 10_000;
@@ -25,11 +26,7 @@ export const insertRoutes: FastifyPluginAsync<{ publisher: Publisher }> = async 
 
   for (const path of ["/insert.php", ...INSERT_ALIASES]) {
     app.get(path, (req, reply) => single(req.query, reply));
-    app.post(path, (req, reply) => {
-      // Some gateways POST with the fields in the query string and an empty body.
-      const body = req.body && typeof req.body === "object" ? req.body : {};
-      return single({ ...(req.query as object), ...body }, reply);
-    });
+    app.post(path, (req, reply) => single(requestFields(req), reply));
   }
 
   /** Gateways: a JSON array or NDJSON of positions; valid ones are taken even when others are not. */

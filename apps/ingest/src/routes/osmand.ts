@@ -3,6 +3,7 @@ import { publishParsed } from "../insert-one.js";
 import { fromOsmand, osmandErrors } from "../osmand.js";
 import { parsePosition, type ParseResult } from "../parse.js";
 import type { Publisher } from "../publisher.js";
+import { requestFields } from "../request-fields.js";
 
 /** Where phones running OsmAnd or Traccar Client send their fixes (their server URL is `http://<ingest>/osmand`). */
 export const OSMAND_PATH = "/osmand";
@@ -30,8 +31,5 @@ export const osmandRoutes: FastifyPluginAsync<{ publisher: Publisher }> = async 
     return reply.code(answer.statusCode).type("application/json").send(answer.body);
   };
   app.get(OSMAND_PATH, (req, reply) => take(req.query as Record<string, unknown>, reply));
-  app.post(OSMAND_PATH, (req, reply) => {
-    const body = req.body !== null && typeof req.body === "object" && !Array.isArray(req.body) ? (req.body as Record<string, unknown>) : {};
-    return take({ ...(req.query as Record<string, unknown>), ...body }, reply);
-  });
+  app.post(OSMAND_PATH, (req, reply) => take(requestFields(req), reply));
 };
