@@ -11,6 +11,11 @@ import { parseQuery } from "./query.js";
  * benchmark use these. `GET /insert.php` is answered before fastify (fast-get.ts).
  */
 export function ingestServerOptions<L extends FastifyBaseLogger>(logger: L, publisher: Publisher) {
+  return { ...phoneServerOptions(logger), serverFactory: serverFactoryWith(insertGetFastPath(publisher, logger)) };
+}
+
+/** The options of any server devices and phones send to: ingest's without its insert.php fast path (the OsmAnd port's). */
+export function phoneServerOptions<L extends FastifyBaseLogger>(logger: L) {
   return {
     loggerInstance: logger,
     // Per-request access logs would dominate the cost of a position; errors still carry the request id.
@@ -18,7 +23,6 @@ export function ingestServerOptions<L extends FastifyBaseLogger>(logger: L, publ
     requestIdHeader: "x-request-id",
     genReqId: () => randomUUID(),
     childLoggerFactory: lazyChildLoggerFactory,
-    serverFactory: serverFactoryWith(insertGetFastPath(publisher, logger)),
     // As the API's (fastify-options.ts): doubled and trailing slashes reach the route.
     routerOptions: { querystringParser: parseQuery, ignoreDuplicateSlashes: true, ignoreTrailingSlash: true },
     // A path fastify refuses before routing (not UTF-8) is answered in the spec's failure shape, without echoing the URL.

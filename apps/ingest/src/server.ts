@@ -4,6 +4,7 @@ import { createLogger } from "@fleet/logging";
 import { createBus } from "@fleet/bus";
 import { IngestEnvSchema, busSettings, loadAppConfigOrExit } from "@fleet/config";
 import { ingestApp } from "./app.js";
+import { startOsmandServer } from "./osmand-server.js";
 import { createPublisher } from "./publisher.js";
 import { ingestServerOptions } from "./server-options.js";
 
@@ -20,9 +21,11 @@ const publisher = createPublisher({
 const app = Fastify(ingestServerOptions(logger, publisher));
 await app.register(ingestApp, { publisher });
 
+const osmand = config.OSMAND_PORT === undefined ? undefined : await startOsmandServer({ logger, publisher, host: config.HOST, port: config.OSMAND_PORT });
+
 closeWithGrace({ delay: 10_000 }, async ({ err }) => {
   if (err) logger.error({ err }, "shutting down after an error");
-  await app.close();
+  await Promise.all([app.close(), osmand?.close()]);
   await publisher.close();
   await bus.close();
 });

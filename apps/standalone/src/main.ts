@@ -7,7 +7,7 @@ import { createMemoryBus } from "@fleet/bus";
 import { historySettings, outboundAllowPrivate, trackerSettings, type StandaloneEnv } from "@fleet/config";
 import { openDb } from "@fleet/db";
 import { createHistory, type HistoryStore } from "@fleet/history";
-import { createPublisher, ingestApp, ingestServerOptions } from "@fleet/ingest";
+import { createPublisher, ingestApp, ingestServerOptions, startOsmandServer } from "@fleet/ingest";
 import { createLive } from "@fleet/live";
 import { createMailer } from "@fleet/mail";
 import { startRules } from "@fleet/rules";
@@ -15,6 +15,8 @@ import { startTracker } from "@fleet/tracker";
 
 export interface Standalone {
   url: string;
+  /** Where phones send the OsmAnd protocol at the root, when OSMAND_PORT is set. */
+  osmandUrl?: string;
   /** Whether this start created the administrator, and the password it generated if it did. */
   admin: AdminAccount;
   /** The history store, for tests that check what reached it. */
@@ -75,13 +77,15 @@ export async function startStandalone(config: StandaloneEnv, logger: Logger): Pr
   await app.register(apiApp, apiAppOptions(config, { db, live, history, bus, producer: commandProducer, mailer }));
   await app.register(mapImageRoutes);
   const url = await app.listen({ host: config.HOST, port: config.PORT });
+  const osmand = config.OSMAND_PORT === undefined ? undefined : await startOsmandServer({ logger, publisher, host: config.HOST, port: config.OSMAND_PORT });
 
   return {
     url,
+    osmandUrl: osmand?.url,
     admin,
     history,
     async close() {
-      await app.close();
+      await Promise.all([app.close(), osmand?.close()]);
       // Ingest first, so what it acknowledged reaches the tracker before the tracker stops.
       await publisher.close();
       await commandProducer.close();

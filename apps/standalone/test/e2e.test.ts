@@ -2,7 +2,7 @@ import { rm } from "node:fs/promises";
 import { pino } from "pino";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { loadConfig, StandaloneEnvSchema } from "@fleet/config";
-import { hasService, tempPglite } from "@fleet/testkit";
+import { hasService, tempPglite, waitFor } from "@fleet/testkit";
 import { startStandalone, type Standalone } from "../src/main.js";
 import { distributedStack, type DistributedStack } from "./distributed-stack.js";
 import { fleetScenario, type Client } from "./scenario.js";
@@ -47,7 +47,7 @@ describe("end to end in embedded mode (pnpm start: PGlite, chDB, in-process bus,
 
   beforeAll(async () => {
     dataDir = (await tempPglite()).dataDir;
-    const config = loadConfig(StandaloneEnvSchema, { DATA_DIR: dataDir, PORT: "0", HOST: "127.0.0.1", FLEET_ADMIN_EMAIL: admin.email, FLEET_ADMIN_PASSWORD: admin.password, TRACKER_FLUSH_MS: "200" });
+    const config = loadConfig(StandaloneEnvSchema, { DATA_DIR: dataDir, PORT: "0", HOST: "127.0.0.1", FLEET_ADMIN_EMAIL: admin.email, FLEET_ADMIN_PASSWORD: admin.password, TRACKER_FLUSH_MS: "200", OSMAND_PORT: "0" });
     fleet = await startStandalone(config, silent);
   });
 
@@ -55,6 +55,19 @@ describe("end to end in embedded mode (pnpm start: PGlite, chDB, in-process bus,
     await fleet?.close();
     await rm(dataDir, { recursive: true, force: true });
   });
+
+  /** A call to the embedded server, a POST with a JSON body when one is given; the answer's JSON. */
+  const call = async (url: string, body?: unknown) => {
+    const res = await fetch(new URL(url, fleet.url), body === undefined ? {} : { method: "POST", headers: { "content-type": "application/json" }, body: JSON.stringify(body) });
+    return res.json() as Promise<Record<string, unknown>>;
+  };
+  /** Logs the administrator in and adds a device; the calls' query (`lang`, the hash) and the device's id. */
+  const addDevice = async (name: string, imei: string) => {
+    const { user_api_hash: hash } = await call("/api/login", { email: admin.email, password: admin.password });
+    const q = `lang=en&user_api_hash=${String(hash)}`;
+    const { id } = await call(`/api/add_device?${q}`, { name, imei, icon_id: 0, fuel_measurement_id: 1, tail_length: 5, min_moving_speed: 6, min_fuel_fillings: 10, min_fuel_thefts: 10 });
+    return { q, id };
+  };
 
   it("runs the same scenario over real HTTP", async () => {
     const client: Client = {
@@ -83,14 +96,8 @@ describe("end to end in embedded mode (pnpm start: PGlite, chDB, in-process bus,
   });
 
   it("makes general information and drives and stops that agree with get_history, from positions pushed through insert.php", async () => {
-    const call = async (url: string, body?: unknown) => {
-      const res = await fetch(new URL(url, fleet.url), body === undefined ? {} : { method: "POST", headers: { "content-type": "application/json" }, body: JSON.stringify(body) });
-      return res.json() as Promise<Record<string, unknown>>;
-    };
-    const { user_api_hash: hash } = await call("/api/login", { email: admin.email, password: admin.password });
-    const q = `lang=en&user_api_hash=${String(hash)}`;
     const imei = "860000000000077";
-    const { id } = await call(`/api/add_device?${q}`, { name: "Report van", imei, icon_id: 0, fuel_measurement_id: 1, tail_length: 5, min_moving_speed: 6, min_fuel_fillings: 10, min_fuel_thefts: 10 });
+    const { q, id } = await addDevice("Report van", imei);
     // Yesterday 12:00 UTC: 5 min at 60 km/h, 10 min standing, 5 min at 95 km/h, a fix every 10 s (osmand speeds are knots).
     const start = Date.UTC(new Date().getUTCFullYear(), new Date().getUTCMonth(), new Date().getUTCDate() - 1, 12);
     const fixes: { kmh: number }[] = [...Array(31).fill({ kmh: 60 }), ...Array(60).fill({ kmh: 0 }), ...Array(31).fill({ kmh: 95 })];
@@ -114,4 +121,21 @@ describe("end to end in embedded mode (pnpm start: PGlite, chDB, in-process bus,
       if (type === 3) expect(text).toContain(`Stop ${date} 12:05:10 ${date} 12:15:00 9min 50s`);
     }
   }, 60_000);
+
+  it("takes a phone's OsmAnd fixes at the OsmAnd port's root, as a Traccar server's port 5055 does, and lists the phone where it is", async () => {
+    const imei = "358240051111999";
+    const { q, id } = await addDevice("Phone", imei);
+    expect(fleet.osmandUrl).toMatch(/^http:\/\/127\.0\.0\.1:\d+$/);
+    expect(fleet.osmandUrl).not.toBe(fleet.url);
+    const sent = await fetch(`${fleet.osmandUrl}/?id=${imei}&lat=54.7011&lon=25.2622&timestamp=${Math.floor(Date.now() / 1000) - 5}&speed=10`);
+    expect(sent.status).toBe(200);
+    let item: { id: number; lat: number; lng: number; speed: number } | undefined;
+    await waitFor("the phone in get_devices", async () => {
+      const groups = (await call(`/api/get_devices?${q}`)) as unknown as { items: NonNullable<typeof item>[] }[];
+      item = groups.flatMap((g) => g.items).find((d) => d.id === id && d.lat !== 0);
+      return item !== undefined;
+    }, 20_000, 100);
+    // 10 knots.
+    expect(item).toMatchObject({ lat: 54.7011, lng: 25.2622, speed: 19 });
+  });
 });

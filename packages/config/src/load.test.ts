@@ -60,6 +60,16 @@ describe("the consumer apps' health endpoint", () => {
   });
 });
 
+describe("the OsmAnd port", () => {
+  it("is off unless OSMAND_PORT is set, for ingest and the all-in-one process, and must be a port", () => {
+    expect(loadConfig(IngestEnvSchema, {}).OSMAND_PORT).toBeUndefined();
+    expect(loadConfig(IngestEnvSchema, { OSMAND_PORT: "5055" }).OSMAND_PORT).toBe(5055);
+    expect(loadConfig(StandaloneEnvSchema, { OSMAND_PORT: "5055" }).OSMAND_PORT).toBe(5055);
+    expect(() => loadConfig(IngestEnvSchema, { OSMAND_PORT: "port" })).toThrow(/OSMAND_PORT/);
+    expect(() => loadConfig(StandaloneEnvSchema, { OSMAND_PORT: "70000" })).toThrow(/OSMAND_PORT/);
+  });
+});
+
 describe("outboundAllowPrivate", () => {
   it("is off by default, and on with OUTBOUND_ALLOW_PRIVATE or its older name SMS_GATEWAY_ALLOW_PRIVATE, for the api and the rules service", () => {
     for (const schema of [ApiEnvSchema, RulesEnvSchema]) {

@@ -27,6 +27,8 @@ export const IngestEnvSchema = Type.Composite([
     /** Loopback unless told otherwise: reaching the server from elsewhere is a choice (docs/decisions.md). */
     HOST: Type.String({ default: "127.0.0.1", minLength: 1 }),
     PORT: Port(8081),
+    /** Phones' OsmAnd protocol on a port of its own, at its root (Traccar's 5055); unset, only at PORT's /osmand. */
+    OSMAND_PORT: Type.Optional(Type.Integer({ minimum: 0, maximum: 65535, description: "OsmAnd / Traccar Client at this port's root; unset, only at /osmand" })),
     /** Producer batching: a send goes out at this many messages or after INGEST_LINGER_MS. */
     INGEST_BATCH_MAX: Type.Integer({ minimum: 1, maximum: 100_000, default: 1000 }),
     INGEST_LINGER_MS: Type.Integer({ minimum: 0, maximum: 1000, default: 2 }),

@@ -19,17 +19,19 @@ function parseOsmand(fields: Record<string, unknown>): ParseResult {
 }
 
 /**
- * The OsmAnd protocol (osmand.ts), by GET, or by POST as a form, as JSON (Traccar Client) or
- * with the fields in the query. Taken: 200 with an empty body, as Traccar answers when no
- * command waits (the body would be one). Refused: the failures insert.php gives.
+ * The OsmAnd protocol (osmand.ts) at `paths`, by GET, or by POST as a form, as JSON (Traccar
+ * Client) or with the fields in the query. Taken: 200 with an empty body, as Traccar answers
+ * when no command waits (the body would be one). Refused: the failures insert.php gives.
  */
-export const osmandRoutes: FastifyPluginAsync<{ publisher: Publisher }> = async (app, { publisher }) => {
+export const osmandRoutes: FastifyPluginAsync<{ publisher: Publisher; paths?: readonly string[] }> = async (app, { publisher, paths = [OSMAND_PATH] }) => {
   const take = async (fields: Record<string, unknown>, reply: FastifyReply) => {
     const answer = await publishParsed(publisher, parseOsmand(fields));
     if (answer.busError) reply.log.warn({ err: answer.busError.cause }, "bus did not take positions");
     if (answer.statusCode === 200) return reply.code(200).type("text/plain; charset=utf-8").send("");
     return reply.code(answer.statusCode).type("application/json").send(answer.body);
   };
-  app.get(OSMAND_PATH, (req, reply) => take(req.query as Record<string, unknown>, reply));
-  app.post(OSMAND_PATH, (req, reply) => take(requestFields(req), reply));
+  for (const path of paths) {
+    app.get(path, (req, reply) => take(req.query as Record<string, unknown>, reply));
+    app.post(path, (req, reply) => take(requestFields(req), reply));
+  }
 };
