@@ -2,7 +2,7 @@ import closeWithGrace from "close-with-grace";
 import Fastify from "fastify";
 import { createLogger } from "@fleet/logging";
 import { createBus } from "@fleet/bus";
-import { ApiEnvSchema, busSettings, historySettings, loadAppConfigOrExit } from "@fleet/config";
+import { ApiEnvSchema, busSettings, historySettings, listenOrExit, loadAppConfigOrExit } from "@fleet/config";
 import { openDb } from "@fleet/db";
 import { createHistory } from "@fleet/history";
 import { createLive } from "@fleet/live";
@@ -60,4 +60,4 @@ closeWithGrace({ delay: 10_000 }, async ({ err, signal }) => {
   await Promise.all([history.close(), live.close(), db.close(), mailer.close()]);
   logger.info({ signal }, "stopped");
 });
-await app.listen({ host: config.HOST, port: config.PORT });
+await listenOrExit({ host: config.HOST, port: config.PORT, setting: "PORT" }, (at) => app.listen(at), (message) => logger.fatal(message));

@@ -21,6 +21,10 @@ export async function startOsmandServer(opts: { logger: FastifyBaseLogger; publi
   installErrorHandling(app);
   await app.register(formbody, { parser: parseQuery });
   await app.register(osmandRoutes, { publisher: opts.publisher, paths: ["/", OSMAND_PATH] });
-  const url = await app.listen({ host: opts.host, port: opts.port });
-  return { url, close: () => app.close() };
+  try {
+    return { url: await app.listen({ host: opts.host, port: opts.port }), close: () => app.close() };
+  } catch (err) {
+    await app.close();
+    throw err;
+  }
 }

@@ -2,9 +2,9 @@ import closeWithGrace from "close-with-grace";
 import Fastify from "fastify";
 import { createLogger } from "@fleet/logging";
 import { createBus } from "@fleet/bus";
-import { IngestEnvSchema, busSettings, loadAppConfigOrExit } from "@fleet/config";
+import { IngestEnvSchema, busSettings, listenOrExit, loadAppConfigOrExit } from "@fleet/config";
 import { ingestApp } from "./app.js";
-import { startOsmandServer } from "./osmand-server.js";
+import { startOsmandServer, type OsmandServer } from "./osmand-server.js";
 import { createPublisher } from "./publisher.js";
 import { ingestServerOptions } from "./server-options.js";
 
@@ -20,8 +20,7 @@ const publisher = createPublisher({
 });
 const app = Fastify(ingestServerOptions(logger, publisher));
 await app.register(ingestApp, { publisher });
-
-const osmand = config.OSMAND_PORT === undefined ? undefined : await startOsmandServer({ logger, publisher, host: config.HOST, port: config.OSMAND_PORT });
+let osmand: OsmandServer | undefined;
 
 closeWithGrace({ delay: 10_000 }, async ({ err }) => {
   if (err) logger.error({ err }, "shutting down after an error");
@@ -29,4 +28,6 @@ closeWithGrace({ delay: 10_000 }, async ({ err }) => {
   await publisher.close();
   await bus.close();
 });
-await app.listen({ host: config.HOST, port: config.PORT });
+const fatal = (message: string) => logger.fatal(message);
+await listenOrExit({ host: config.HOST, port: config.PORT, setting: "PORT" }, (at) => app.listen(at), fatal);
+if (config.OSMAND_PORT !== undefined) osmand = await listenOrExit({ host: config.HOST, port: config.OSMAND_PORT, setting: "OSMAND_PORT" }, (at) => startOsmandServer({ logger, publisher, ...at }), fatal);

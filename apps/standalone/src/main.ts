@@ -4,10 +4,10 @@ import Fastify from "fastify";
 import type { Logger } from "pino";
 import { apiApp, apiAppOptions, apiServerOptions, assertSafeAdmin, assertSafeAdminPassword, ensureAdmin, mapImageRoutes, type AdminAccount } from "@fleet/api";
 import { createMemoryBus } from "@fleet/bus";
-import { historySettings, outboundAllowPrivate, trackerSettings, type StandaloneEnv } from "@fleet/config";
+import { historySettings, listenAt, outboundAllowPrivate, trackerSettings, type StandaloneEnv } from "@fleet/config";
 import { openDb } from "@fleet/db";
 import { createHistory, type HistoryStore } from "@fleet/history";
-import { createPublisher, ingestApp, ingestServerOptions, startOsmandServer } from "@fleet/ingest";
+import { createPublisher, ingestApp, ingestServerOptions, startOsmandServer, type OsmandServer } from "@fleet/ingest";
 import { createLive } from "@fleet/live";
 import { createMailer } from "@fleet/mail";
 import { startRules } from "@fleet/rules";
@@ -76,23 +76,25 @@ export async function startStandalone(config: StandaloneEnv, logger: Logger): Pr
   await app.register(ingestApp, { publisher });
   await app.register(apiApp, apiAppOptions(config, { db, live, history, bus, producer: commandProducer, mailer }));
   await app.register(mapImageRoutes);
-  const url = await app.listen({ host: config.HOST, port: config.PORT });
-  const osmand = config.OSMAND_PORT === undefined ? undefined : await startOsmandServer({ logger, publisher, host: config.HOST, port: config.OSMAND_PORT });
-
-  return {
-    url,
-    osmandUrl: osmand?.url,
-    admin,
-    history,
-    async close() {
-      await Promise.all([app.close(), osmand?.close()]);
-      // Ingest first, so what it acknowledged reaches the tracker before the tracker stops.
-      await publisher.close();
-      await commandProducer.close();
-      await tracker.close();
-      await rules.close();
-      await bus.close();
-      await Promise.all([history.close(), live.close(), db.close(), mailer.close()]);
-    },
+  let osmand: OsmandServer | undefined;
+  const close = async () => {
+    await Promise.all([app.close(), osmand?.close()]);
+    // Ingest first, so what it acknowledged reaches the tracker before the tracker stops.
+    await publisher.close();
+    await commandProducer.close();
+    await tracker.close();
+    await rules.close();
+    await bus.close();
+    await Promise.all([history.close(), live.close(), db.close(), mailer.close()]);
   };
+  try {
+    const url = await listenAt({ host: config.HOST, port: config.PORT, setting: "PORT" }, (at) => app.listen(at));
+    const { OSMAND_PORT } = config;
+    if (OSMAND_PORT !== undefined) osmand = await listenAt({ host: config.HOST, port: OSMAND_PORT, setting: "OSMAND_PORT" }, (at) => startOsmandServer({ logger, publisher, ...at }));
+    return { url, osmandUrl: osmand?.url, admin, history, close };
+  } catch (err) {
+    // An address it cannot take (a ListenError) leaves nothing open, so the stores may be opened again.
+    await close();
+    throw err;
+  }
 }

@@ -1,6 +1,6 @@
 import path from "node:path";
 import closeWithGrace from "close-with-grace";
-import { StandaloneEnvSchema, loadConfigOrExit } from "@fleet/config";
+import { ListenError, StandaloneEnvSchema, loadConfigOrExit } from "@fleet/config";
 import { createLogger } from "@fleet/logging";
 import { UnsafeStartError } from "@fleet/api";
 import { startStandalone } from "./main.js";
@@ -11,7 +11,7 @@ const loaded = loadConfigOrExit(StandaloneEnvSchema);
 const config = { ...loaded, DATA_DIR: path.resolve(process.env.INIT_CWD ?? process.cwd(), loaded.DATA_DIR) };
 const logger = createLogger({ name: "fleet", level: config.LOG_LEVEL });
 const fleet = await startStandalone(config, logger).catch((err: unknown) => {
-  if (!(err instanceof UnsafeStartError)) throw err;
+  if (!(err instanceof UnsafeStartError || err instanceof ListenError)) throw err;
   logger.fatal(err.message);
   process.exit(1);
 });

@@ -1,12 +1,14 @@
 import { spawn } from "node:child_process";
+import { createServer, type Server } from "node:http";
 import { mkdtemp, readdir, rm } from "node:fs/promises";
+import type { AddressInfo } from "node:net";
 import { tmpdir } from "node:os";
 import path from "node:path";
 import { createInterface } from "node:readline";
 import { pino } from "pino";
 import { afterAll, afterEach, beforeAll, describe, expect, it } from "vitest";
 import { UnsafeStartError } from "@fleet/api";
-import { loadConfig, StandaloneEnvSchema } from "@fleet/config";
+import { ListenError, loadConfig, StandaloneEnvSchema } from "@fleet/config";
 import { tempPglite } from "@fleet/testkit";
 import { startStandalone } from "../src/main.js";
 
@@ -19,6 +21,13 @@ interface Run {
   /** Resolves with the first line matching `re`, or rejects after `ms`. */
   line(re: RegExp, ms?: number): Promise<RegExpMatchArray>;
   signal(s: NodeJS.Signals): void;
+}
+
+/** A plain server listening on loopback at `port` (0: any free one). */
+async function listening(port: number): Promise<Server> {
+  const server = createServer();
+  await new Promise<void>((resolve, reject) => server.once("error", reject).listen(port, "127.0.0.1", resolve));
+  return server;
 }
 
 /** Servers not yet exited: a failed test must not leave one holding its data directory. */
@@ -126,6 +135,25 @@ describe("the first start of the all-in-one server", () => {
       expect(await readdir(dir)).toEqual([]);
     } finally {
       await rm(dir, { recursive: true, force: true });
+    }
+  });
+
+  it("says which setting to change when its port is taken, and keeps no port of a refused start", async () => {
+    const { dataDir: dir, cleanup } = await tempPglite();
+    const other = await listening(0);
+    const taken = String((other.address() as AddressInfo).port);
+    try {
+      const config = (env: Record<string, string>) => loadConfig(StandaloneEnvSchema, { DATA_DIR: dir, HOST: "127.0.0.1", ...env });
+      await expect(startStandalone(config({ PORT: taken }), pino({ level: "silent" }))).rejects.toThrow(new ListenError(`127.0.0.1:${taken} is already in use by another program: stop it, or choose another PORT.`));
+      // The API's port is taken first, then the OsmAnd port is refused: the API's is let go.
+      const free = await listening(0);
+      const port = (free.address() as AddressInfo).port;
+      await new Promise((r) => free.close(r));
+      await expect(startStandalone(config({ PORT: String(port), OSMAND_PORT: taken }), pino({ level: "silent" }))).rejects.toThrow(`127.0.0.1:${taken} is already in use by another program: stop it, or choose another OSMAND_PORT.`);
+      (await listening(port)).close();
+    } finally {
+      other.close();
+      await cleanup();
     }
   });
 

@@ -1,2 +1,3 @@
 export * from "./load.js";
 export * from "./schemas.js";
+export * from "./listen.js";
