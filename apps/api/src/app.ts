@@ -1,6 +1,7 @@
 import type { FastifyPluginAsync } from "fastify";
 import type { TypeBoxTypeProvider } from "@fastify/type-provider-typebox";
 import bodyParsers from "./plugins/external/body-parsers.js";
+import compression from "./plugins/external/compression.js";
 import corsPolicy from "./plugins/external/cors.js";
 import openapi from "./plugins/external/openapi.js";
 import auth from "./plugins/app/auth.js";
@@ -53,6 +54,7 @@ export const apiApp: FastifyPluginAsync<ApiAppOptions> = async (root, opts) => {
   await app.register(requestLog);
   await app.register(errors);
   await app.register(corsPolicy, { origins: opts.settings.corsOrigins ?? "*" });
+  await app.register(compression);
   await app.register(bodyParsers);
   await app.register(openapi, { version: opts.settings.version });
   await app.register(rateLimitStore, { redisUrl: opts.limitsRedisUrl });

@@ -1,5 +1,6 @@
+import compress from "@fastify/compress";
 import formbody from "@fastify/formbody";
-import { HealthResponseSchema } from "@fleet/contracts";
+import { HealthResponseSchema, bodyDecoding } from "@fleet/contracts";
 import type { FastifyPluginAsync } from "fastify";
 import { installErrorHandling } from "./plugins/errors.js";
 import type { Publisher } from "./publisher.js";
@@ -14,6 +15,8 @@ export interface IngestAppOptions {
 /** The ingest app as a plugin: the server file and the all-in-one process both register it. */
 export const ingestApp: FastifyPluginAsync<IngestAppOptions> = async (app, opts) => {
   installErrorHandling(app);
+  // Gateways may send a batch compressed (Content-Encoding: gzip); the answers are too small to compress.
+  await app.register(compress, { globalCompression: false, ...bodyDecoding });
   // A form POST decoded as the GET's query is (query.ts): the same fields read the same, and
   // an escape that is not UTF-8 (`uniqueId=%FF%FE`) becomes U+FFFD, which parse refuses,
   // rather than formbody's default keeping the whole value as its literal text.

@@ -1,3 +1,4 @@
+import { deflateSync, gzipSync } from "node:zlib";
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
 import type { BusProducer } from "@fleet/bus";
 import { ingestHarness } from "./fixtures/app.js";
@@ -137,6 +138,21 @@ describe("ingest over HTTP", () => {
     const res = await h.app.inject({ method: "POST", url: "/insert", headers: { "content-type": "application/x-ndjson" }, payload: lines });
     expect(res.json()).toMatchObject({ status: 1, accepted: 2, rejected: [{ index: 1, errors: { line: expect.any(String) } }] });
     expect((await h.seen(2)).map((p) => p.uniqueId).sort()).toEqual(["n2", "valid-1"]);
+  });
+
+  it("takes a batch sent compressed as a gateway may (gzip NDJSON, deflate JSON), and refuses one it cannot decode", async () => {
+    const lines = [JSON.stringify(fresh(validFields)), JSON.stringify({ ...fresh(validFields), uniqueId: "z2" })].join("\n");
+    const ndjson = await h.app.inject({ method: "POST", url: "/insert", headers: { "content-type": "application/x-ndjson", "content-encoding": "gzip" }, payload: gzipSync(lines) });
+    expect(ndjson.json()).toEqual({ status: 1, accepted: 2, rejected: [] });
+    const json = await h.app.inject({ method: "POST", url: "/insert", headers: { "content-type": "application/json", "content-encoding": "deflate" }, payload: deflateSync(JSON.stringify([{ ...fresh(validFields), uniqueId: "z3" }])) });
+    expect(json.json()).toEqual({ status: 1, accepted: 1, rejected: [] });
+    expect((await h.seen(3)).map((p) => p.uniqueId).sort()).toEqual(["valid-1", "z2", "z3"]);
+    const corrupt = await h.app.inject({ method: "POST", url: "/insert", headers: { "content-type": "application/x-ndjson", "content-encoding": "gzip" }, payload: lines });
+    expect([corrupt.statusCode, corrupt.json()]).toEqual([400, { status: 0, error: "The body could not be decoded as gzip, as its Content-Encoding says." }]);
+    const unknown = await h.app.inject({ method: "POST", url: "/insert", headers: { "content-type": "application/x-ndjson", "content-encoding": "zstd" }, payload: lines });
+    expect([unknown.statusCode, unknown.json()]).toEqual([415, { status: 0, error: "The body's Content-Encoding is not one this server reads: send the body as it is, or as gzip, deflate, br." }]);
+    await new Promise((r) => setTimeout(r, 30));
+    expect(h.received).toHaveLength(3);
   });
 
   it("refuses a batch over 10,000 positions and a body that is not an array", async () => {

@@ -101,3 +101,18 @@ export function failureOf(err: unknown): { statusCode: number; body: FailureBody
   if (err instanceof WrongCredentialsError) return { statusCode: 401, body: { status: 0, message: err.message, error: err.message } };
   return undefined;
 }
+
+/** The encodings a request body may come in (its Content-Encoding), besides none. */
+export const BODY_ENCODINGS = ["gzip", "deflate", "br"] as const;
+
+/**
+ * How a server decodes compressed request bodies (@fastify/compress's request options): the
+ * encodings it reads, and its refusals in the failure shape, which name what to send instead
+ * rather than echo the header. A decoded body is held to the route's body limit.
+ */
+export const bodyDecoding = {
+  requestEncodings: [...BODY_ENCODINGS],
+  onUnsupportedRequestEncoding: () => new FailureError(415, `The body's Content-Encoding is not one this server reads: send the body as it is, or as ${BODY_ENCODINGS.join(", ")}.`),
+  // Merged into the decoder's own error (Object.assign), so a plain object: an Error's message is not enumerable, and would not be copied.
+  onInvalidRequestPayload: (encoding: string): Error & { statusCode: number } => ({ name: "FailureError", statusCode: 400, message: `The body could not be decoded as ${encoding}, as its Content-Encoding says.` }),
+};
