@@ -2,8 +2,9 @@ import path from "node:path";
 import type { AdminAccount } from "@fleet/api";
 
 /** What the start prints for a person: where it runs, who can log in, and a first position. */
-export function banner(o: { url: string; dataDir: string; email: string; admin: AdminAccount; now: number }): string {
-  const base = o.url.replace("0.0.0.0", "127.0.0.1").replace("[::]", "127.0.0.1");
+export function banner(o: { url: string; osmandUrl?: string; dataDir: string; email: string; admin: AdminAccount; now: number }): string {
+  const local = (url: string) => url.replace("0.0.0.0", "127.0.0.1").replace("[::]", "127.0.0.1");
+  const base = local(o.url);
   const shownDir = path.relative(process.cwd(), o.dataDir) || ".";
   const password = o.admin.generatedPassword ?? "<password>";
   const who = o.admin.generatedPassword
@@ -19,6 +20,8 @@ ${who}
     FLEET_URL=${base} FLEET_PASSWORD=${password} pnpm fleet device add --name "Van 1" --imei 123456789012345
   Push a position:
     curl -s "${base}/insert.php?uniqueId=123456789012345&protocol=osmand&latitude=54.6872&longitude=25.2797&altitude=120&speed=20&course=90&fixTime=${o.now}"
+  Phones running OsmAnd or Traccar Client (the device's IMEI is the phone's id): server URL
+    ${o.osmandUrl ? local(o.osmandUrl) : `${base}/osmand`}
   See it:
     FLEET_URL=${base} FLEET_PASSWORD=${password} pnpm fleet device list
     curl -s "${base}/api/get_devices?lang=en&user_api_hash=<user_api_hash from the login>"

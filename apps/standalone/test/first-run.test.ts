@@ -98,6 +98,8 @@ describe("the first start of the all-in-one server", () => {
     const [, password] = await run.line(/Created the administrator admin@fleet\.local with the password (\S+)/);
     expect(new URL(url!).hostname).toBe("127.0.0.1");
     expect(password!.length).toBeGreaterThanOrEqual(20);
+    // Where phones send, with no OSMAND_PORT: the path on the server's own port.
+    expect(run.output).toContain(`    ${url}/osmand`);
 
     const login = await fetch(`${url}/api/login`, { method: "POST", body: new URLSearchParams({ email: "admin@fleet.local", password: password! }) });
     expect(login.status).toBe(200);
@@ -117,9 +119,13 @@ describe("the first start of the all-in-one server", () => {
     expect(text).not.toMatch(/ELIFECYCLE|ERR_|Error:/);
   });
 
-  it("does not print the password again on the next start", async () => {
-    const run = startServer(dataDir);
-    await run.line(/Fleet is running at/);
+  it("does not print the password again on the next start, and prints the OsmAnd port's address when it has one", async () => {
+    const run = startServer(dataDir, { OSMAND_PORT: "0" });
+    const [, url] = await run.line(/Fleet is running at (http:\/\/\S+)/);
+    const [, phones] = await run.line(/^ {4}(http:\/\/127\.0\.0\.1:\d+)$/);
+    expect(phones).not.toBe(url);
+    const fix = await fetch(`${phones}/?id=358240051111777&lat=54.69&lon=25.28&timestamp=${Math.floor(Date.now() / 1000)}`);
+    expect(fix.status).toBe(200);
     run.signal("SIGINT");
     expect(await run.exited).toBe(0);
     expect(run.output.join("\n")).not.toMatch(/Created the administrator/);
