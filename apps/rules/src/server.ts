@@ -1,7 +1,7 @@
 import closeWithGrace from "close-with-grace";
 import { createLogger } from "@fleet/logging";
 import { createBus, exitOnFatal, serveHealth, type HealthState } from "@fleet/bus";
-import { RulesEnvSchema, busSettings, healthSettings, loadAppConfigOrExit, outboundAllowPrivate } from "@fleet/config";
+import { RulesEnvSchema, busSettings, healthSettings, listenOrExit, loadAppConfigOrExit, outboundAllowPrivate } from "@fleet/config";
 import { openDb } from "@fleet/db";
 import { createLive } from "@fleet/live";
 import { createMailer } from "@fleet/mail";
@@ -13,7 +13,9 @@ const logger = createLogger({ name: "rules", level: config.LOG_LEVEL });
 // GET /health on HEALTH_PORT, for a container's health check: 503 until the service consumes, and once it stops.
 let state: HealthState = "starting";
 const health = healthSettings(config);
-const healthServer = health && (await serveHealth({ name: "the rules service", ...health, state: () => state }));
+const healthServer =
+  health &&
+  (await listenOrExit({ ...health, setting: "HEALTH_PORT", hostSetting: "HEALTH_HOST" }, (at) => serveHealth({ name: "the rules service", ...at, state: () => state }), (message) => logger.fatal(message)));
 
 const db = await openDb({ databaseUrl: config.DATABASE_URL, dataDir: config.DATA_DIR });
 await db.migrate();

@@ -4,6 +4,8 @@
  * other HTTP, so this is what a container's health check asks.
  */
 import { spawn, type ChildProcess } from "node:child_process";
+import { createServer } from "node:http";
+import type { AddressInfo } from "node:net";
 import { tmpdir } from "node:os";
 import { fileURLToPath } from "node:url";
 import { afterAll, afterEach, beforeAll, describe, expect, it } from "vitest";
@@ -49,6 +51,28 @@ describe.runIf(hasService("postgres"))("the rules service's /health", () => {
       expect(await waitForHealth(url, 503, { exited: () => child?.exitCode !== null })).toEqual({ status: 0, error: "The rules service is starting." });
     } finally {
       await broker.close();
+    }
+  }, 90_000);
+
+  it("says in one line that HEALTH_PORT is taken, and exits 1", async () => {
+    const other = createServer();
+    await new Promise<void>((r) => other.listen(0, "127.0.0.1", r));
+    const port = (other.address() as AddressInfo).port;
+    try {
+      const run = spawn(process.execPath, ["--conditions=@fleet/source", "--import", "tsx", server], {
+        cwd: repoRoot,
+        env: { ...process.env, KAFKA_BROKERS: "127.0.0.1:9", DATABASE_URL: pg?.url ?? "", REDIS_URL: serviceUrls.redis, HEALTH_PORT: String(port), LOG_LEVEL: "info" },
+        stdio: ["ignore", "pipe", "pipe"],
+      });
+      child = run;
+      let output = "";
+      for (const s of [run.stdout, run.stderr]) s.on("data", (chunk: Buffer) => (output += chunk.toString("utf8")));
+      const code = await new Promise<number | null>((resolve) => run.once("exit", resolve));
+      expect(code).toBe(1);
+      expect(output).toContain(`127.0.0.1:${port} is already in use by another program: stop it, or choose another HEALTH_PORT.`);
+      expect(output).not.toMatch(/EADDRINUSE|\n\s+at /);
+    } finally {
+      other.close();
     }
   }, 90_000);
 

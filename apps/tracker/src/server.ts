@@ -1,7 +1,7 @@
 import closeWithGrace from "close-with-grace";
 import { createLogger } from "@fleet/logging";
 import { createBus, exitOnFatal, serveHealth, type HealthState } from "@fleet/bus";
-import { TrackerEnvSchema, busSettings, healthSettings, historySettings, loadAppConfigOrExit, trackerSettings } from "@fleet/config";
+import { TrackerEnvSchema, busSettings, healthSettings, listenOrExit, historySettings, loadAppConfigOrExit, trackerSettings } from "@fleet/config";
 import { openDb } from "@fleet/db";
 import { createHistory } from "@fleet/history";
 import { createLive } from "@fleet/live";
@@ -13,7 +13,9 @@ const logger = createLogger({ name: "tracker", level: config.LOG_LEVEL });
 // GET /health on HEALTH_PORT, for a container's health check: 503 until the tracker consumes, and once it stops.
 let state: HealthState = "starting";
 const health = healthSettings(config);
-const healthServer = health && (await serveHealth({ name: "the tracker", ...health, state: () => state }));
+const healthServer =
+  health &&
+  (await listenOrExit({ ...health, setting: "HEALTH_PORT", hostSetting: "HEALTH_HOST" }, (at) => serveHealth({ name: "the tracker", ...at, state: () => state }), (message) => logger.fatal(message)));
 
 const db = await openDb({ databaseUrl: config.DATABASE_URL, dataDir: config.DATA_DIR });
 await db.migrate();

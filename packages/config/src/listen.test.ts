@@ -28,6 +28,7 @@ describe("listenAt", () => {
     await expect(listenAt({ host: "192.0.2.1", port: 0, setting: "PORT" }, listen(server()))).rejects.toThrow(
       new ListenError("192.0.2.1 is no address of this machine: set HOST to one of its addresses (127.0.0.1, or 0.0.0.0 for all)."),
     );
+    await expect(listenAt({ host: "192.0.2.1", port: 0, setting: "HEALTH_PORT", hostSetting: "HEALTH_HOST" }, listen(server()))).rejects.toThrow(/^192\.0\.2\.1 is no address of this machine: set HEALTH_HOST /);
   });
 
   it("passes any other failure on as it is", async () => {

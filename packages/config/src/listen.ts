@@ -3,17 +3,18 @@ export class ListenError extends Error {
   override name = "ListenError";
 }
 
-/** Where a server listens, and the setting that names its port. */
+/** Where a server listens, and the settings that name its port and its host (HOST unless said). */
 export interface ListenAt {
   host: string;
   port: number;
   setting: string;
+  hostSetting?: string;
 }
 
 const WHY: Record<string, (at: ListenAt) => string> = {
   EADDRINUSE: (at) => `${at.host}:${at.port} is already in use by another program: stop it, or choose another ${at.setting}.`,
   EACCES: (at) => `This user may not listen on ${at.host}:${at.port}: choose a ${at.setting} above 1023.`,
-  EADDRNOTAVAIL: (at) => `${at.host} is no address of this machine: set HOST to one of its addresses (127.0.0.1, or 0.0.0.0 for all).`,
+  EADDRNOTAVAIL: (at) => `${at.host} is no address of this machine: set ${at.hostSetting ?? "HOST"} to one of its addresses (127.0.0.1, or 0.0.0.0 for all).`,
 };
 
 /** Starts listening at `at` (`listen`, e.g. fastify's); an address it cannot take is thrown as a ListenError. */
