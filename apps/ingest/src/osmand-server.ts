@@ -1,8 +1,7 @@
-import formbody from "@fastify/formbody";
 import Fastify, { type FastifyBaseLogger } from "fastify";
+import { readBodies } from "./plugins/bodies.js";
 import { installErrorHandling } from "./plugins/errors.js";
 import type { Publisher } from "./publisher.js";
-import { parseQuery } from "./query.js";
 import { OSMAND_PATH, osmandRoutes } from "./routes/osmand.js";
 import { phoneServerOptions } from "./server-options.js";
 
@@ -19,7 +18,7 @@ export interface OsmandServer {
 export async function startOsmandServer(opts: { logger: FastifyBaseLogger; publisher: Publisher; host: string; port: number }): Promise<OsmandServer> {
   const app = Fastify(phoneServerOptions(opts.logger));
   installErrorHandling(app);
-  await app.register(formbody, { parser: parseQuery });
+  await readBodies(app);
   await app.register(osmandRoutes, { publisher: opts.publisher, paths: ["/", OSMAND_PATH] });
   try {
     return { url: await app.listen({ host: opts.host, port: opts.port }), close: () => app.close() };

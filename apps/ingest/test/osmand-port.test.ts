@@ -2,6 +2,7 @@
  * The OsmAnd port (OSMAND_PORT) as a phone set up for a Traccar server meets it: its server URL
  * is `http://host:port` with no path, so the fixes come to the root, over real HTTP.
  */
+import { gzipSync } from "node:zlib";
 import { pino } from "pino";
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
 import { createMemoryBus, type Bus } from "@fleet/bus";
@@ -51,6 +52,14 @@ describe("the OsmAnd protocol on a port of its own", () => {
     expect(byId.get("root-get")).toMatchObject({ protocol: "osmand", latitude: 54.6872, longitude: 25.2797, speed: 10, fixTime: t * 1000 });
     expect(byId.get("root-post")).toMatchObject({ latitude: 54.1, longitude: 25.1 });
     expect(byId.get("root-json")).toMatchObject({ latitude: 54.2, longitude: 25.2, course: 90 });
+  });
+
+  it("reads a body sent compressed, as ingest's own port does", async () => {
+    const t = now() - 10;
+    const body = gzipSync(JSON.stringify({ device_id: "root-gzip", location: { timestamp: new Date(t * 1000).toISOString(), coords: { latitude: 54.4, longitude: 25.4 } } }));
+    const res = await fetch(server.url, { method: "POST", headers: { "content-type": "application/json", "content-encoding": "gzip" }, body });
+    expect(res.status).toBe(200);
+    expect((await recording.seen(1))[0]).toMatchObject({ uniqueId: "root-gzip", latitude: 54.4, longitude: 25.4 });
   });
 
   it("refuses a bad fix at the root in the failure shape, and answers nothing but the OsmAnd protocol", async () => {
