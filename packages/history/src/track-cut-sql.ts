@@ -6,6 +6,7 @@
  * with Float32 limits: a speed read back as its shortest decimal (as JS reads it) compares with
  * a limit the same way then, for any limit a Float32 holds (whole and half km/h).
  */
+import { STOP_GAP_MS } from "@fleet/trips";
 
 const RANGE = (db: string) => `FROM ${db}.positions FINAL
 WHERE device_id IN {devices:Array(UInt64)}
@@ -98,8 +99,10 @@ FROM (
             arrayCount((v, p, i) -> v > limit AND (i = 1 OR p <= limit), sp, ${before("sp", "0")}, arrayEnumerate(sp)) AS overspeeds,
             arrayMap((v, e) -> v > min_speed AND (NOT sensed OR e != 0), sp, eng) AS moving,
             moving[1] AS first_moving,
-            -- Step k (from fix k - 1 to fix k) stands when it is longer than a stop or neither end moves.
-            arrayMap((a, b, m, pm, i) -> i > 1 AND (a - b > {minStopMs:Int64} OR (NOT m AND NOT pm)), t, prev_t, moving, ${before("moving", "1")}, arrayEnumerate(t)) AS still,
+            -- Step k (from fix k - 1 to fix k) stands when neither end moves, or when it is longer than a stop
+            -- and was crossed no faster than the device moves or lasted STOP_GAP_MS (@fleet/trips' TrackFacts.still).
+            arrayMap((a, b, m, pm, d, i) -> i > 1 AND ((a - b > {minStopMs:Int64} AND (a - b >= ${STOP_GAP_MS} OR d * 3600000 <= gap_speed * (a - b))) OR (NOT m AND NOT pm)),
+                t, prev_t, moving, ${before("moving", "1")}, km, arrayEnumerate(t)) AS still,
             arrayMap((a, b, e, pe) -> if(e != 0 AND pe != 0, a - b, 0), t, prev_t, eng, ${before("eng", "0")}) AS engine_step
         FROM (
           SELECT device_id, in_order, t, sp, eng, lat, lng, ${before("t", "t[1]")} AS prev_t,
@@ -110,6 +113,8 @@ FROM (
                   arrayDifference(lat), arrayDifference(lng), cos_lat, ${before("cos_lat", "cos_lat[1]")}) AS km,
               toFloat32({speedLimitKmh:Float64}) AS limit,
               toFloat32(transform(device_id, {devices:Array(UInt64)}, {minSpeeds:Array(Float64)}, 0.0)) AS min_speed,
+              -- Unrounded, as segmentTrack compares a gap's average speed with it.
+              transform(device_id, {devices:Array(UInt64)}, {minSpeeds:Array(Float64)}, 0.0) AS gap_speed,
               transform(device_id, {devices:Array(UInt64)}, {sensed:Array(UInt8)}, 0) != 0 AS sensed
           FROM (
             SELECT device_id, in_order,

@@ -19,10 +19,17 @@ interface Case {
   rows: HistoryRow[];
 }
 
-/** Drives, stops long and short, a gap with no data, and a stop at its end. */
+/** Drives, stops long and short, a gap with no data parked (1 km in 15 minutes), and a stop at its end. */
 function mixedDay(deviceId: number): Case {
   const b = new TrackBuilder(T0, { deviceId, firstId: deviceId * 100_000 });
-  b.fix().drive(300).stand(600).drive(120, 95).stand(60).drive(300, 90).gap(900, 4).fix().drive(60, 97.25).stand(400);
+  b.fix().drive(300).stand(600).drive(120, 95).stand(60).drive(300, 90).gap(900, 1).fix().drive(60, 97.25).stand(400);
+  return { device: { deviceId, minMovingSpeedKmh: 6, hasEngineSensor: false }, rows: b.rows };
+}
+
+/** Reports every 4 minutes while driving (longer than a stop), with a tunnel, a parked spell asleep and an hour without data. */
+function sparseDay(deviceId: number): Case {
+  const b = new TrackBuilder(T0 + 5 * 3_600_000, { deviceId, firstId: deviceId * 100_000, everyS: 240 });
+  b.fix().drive(2400).gap(600, 10).fix().drive(960, 95).gap(1200, 0.5).fix().drive(480).gap(3600, 70).fix().drive(960);
   return { device: { deviceId, minMovingSpeedKmh: 6, hasEngineSensor: false }, rows: b.rows };
 }
 
@@ -108,7 +115,7 @@ export function trackTotalsCases(store: () => HistoryStore): void {
     const range = { fromMs: T0 - DAY, toMs: T0 + 40 * DAY };
 
     it("agree with segmentTrack over the stored rows, trusting the read order or sorting first", async () => {
-      const cases = [mixedDay(1), engineDay(2), duplicatedDay(3), randomDays(4, 3000), randomDays(5, 3000)];
+      const cases = [mixedDay(1), engineDay(2), duplicatedDay(3), randomDays(4, 3000), randomDays(5, 3000), sparseDay(6)];
       // Out of order, in two batches, and one batch replayed.
       const all = cases.flatMap((c) => c.rows);
       const shuffled = all.map((r, i) => ({ r, k: (i * 7919) % all.length })).sort((a, b) => a.k - b.k).map((x) => x.r);

@@ -105,6 +105,27 @@ describe("segmentTrack", () => {
     expect(groupsOf(short)).toEqual([marker(start, 0), { status: drive, first: 0, last: 61, s: 720, km: 12, top: 60, work: 720, idle: 0 }, marker(end, 61)]);
   });
 
+  it("drives through a gap longer than a stop that the device crossed faster than it moves", () => {
+    // A tracker that reports every 2 minutes while driving, cut with one-minute stops (a report's default).
+    const sparse = new TrackBuilder(T0, { everyS: 120 }).fix().drive(1200).rows;
+    expect(groupsOf(sparse, { minStopMs: 60_000 })).toEqual([marker(start, 0), { status: drive, first: 0, last: 10, s: 1200, km: 20, top: 60, work: 1200, idle: 0 }, marker(end, 10)]);
+    // 10 minutes without data, 10 km further on (60 km/h): a tunnel, not a stop.
+    const tunnel = new TrackBuilder(T0).fix().drive(300).gap(600, 10).fix().drive(300).rows;
+    expect(groupsOf(tunnel)).toEqual([marker(start, 0), { status: drive, first: 0, last: 61, s: 1200, km: 20, top: 60, work: 1200, idle: 0 }, marker(end, 61)]);
+    // 10 minutes, 0.5 km further on (3 km/h, under the 6 km/h minimum): parked while the tracker slept.
+    const parked = new TrackBuilder(T0).fix().drive(300).gap(600, 0.5).fix().drive(300).rows;
+    expect(groupsOf(parked).map((g) => g.status)).toEqual([start, drive, stop, drive, end]);
+    // An hour or more without data is a stop however far the device went (Traccar's stopGap).
+    const hour = new TrackBuilder(T0).fix().drive(300).gap(3600, 60).fix().drive(300).rows;
+    expect(groupsOf(hour)).toEqual([
+      marker(start, 0),
+      { status: drive, first: 0, last: 30, s: 300, km: 5, top: 60, work: 300, idle: 0 },
+      { status: stop, first: 30, last: 31, s: 3600, km: 60, top: 0, work: 0, idle: 3600 },
+      { status: drive, first: 31, last: 61, s: 300, km: 5, top: 60, work: 300, idle: 0 },
+      marker(end, 61),
+    ]);
+  });
+
   it("makes a stop of a spell parked with the ignition off, whatever the GPS speed says, with no engine time", () => {
     // GPS drift of 8 km/h while parked, above the 6 km/h minimum, but the ignition is off.
     const rows = new TrackBuilder(T0).fix().drive(300).stand(1200, { engineOn: false, speedKmh: 8 }).drive(300).rows;

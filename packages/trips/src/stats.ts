@@ -1,5 +1,5 @@
 import type { HistoryRow } from "@fleet/contracts";
-import type { GroupStats, SegmentOptions } from "./types.js";
+import { STOP_GAP_MS, type GroupStats, type SegmentOptions } from "./types.js";
 
 /**
  * A track's per-fix and per-step facts, worked out once so that each group's sums are
@@ -9,7 +9,12 @@ export interface TrackFacts {
   points: readonly HistoryRow[];
   stepKm: readonly number[];
   moving: readonly boolean[];
-  /** Whether step k was spent standing: neither end moving, or a gap with no data longer than a stop. */
+  /**
+   * Whether step k was spent standing: neither end moving, or a gap with no data longer than
+   * a stop that the device crossed no faster than its minimum moving speed (parked while it
+   * slept) or that lasted STOP_GAP_MS. A tracker that reports every two minutes while driving
+   * leaves gaps longer than a one-minute stop, and is still driving across them.
+   */
   still: readonly boolean[];
   /** ms of engine time in step k. */
   engineMs: readonly number[];
@@ -70,7 +75,9 @@ function driverKeys(points: readonly HistoryRow[], keyAt: SegmentOptions["driver
 export function trackFacts(points: readonly HistoryRow[], stepKm: readonly number[], moving: readonly boolean[], minStopMs: number, opts: SegmentOptions): TrackFacts {
   const still = new Array<boolean>(points.length).fill(false);
   for (let k = 1; k < points.length; k++) {
-    still[k] = points[k]!.fixTime - points[k - 1]!.fixTime > minStopMs || (!moving[k - 1] && !moving[k]);
+    const gapMs = points[k]!.fixTime - points[k - 1]!.fixTime;
+    const stood = gapMs > minStopMs && (gapMs >= STOP_GAP_MS || stepKm[k]! * 3_600_000 <= opts.minMovingSpeedKmh * gapMs);
+    still[k] = stood || (!moving[k - 1] && !moving[k]);
   }
   return {
     points,

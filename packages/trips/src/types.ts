@@ -7,6 +7,13 @@ export type GroupStatusId = (typeof GroupStatus)[keyof typeof GroupStatus];
 /** The vendor's default minimum stop length (`stops`, seconds) in ms. */
 export const DEFAULT_MIN_STOP_MS = 180_000;
 
+/**
+ * A gap with no data at least this long is spent standing whatever lies across it: Traccar's
+ * `stopGap`. A shorter gap longer than a stop is standing only when the device covered it no
+ * faster than it moves (see TrackFacts.still).
+ */
+export const STOP_GAP_MS = 3_600_000;
+
 /** What a device's track is cut by; every unit is the platform's own (km/h, ms). */
 export interface SegmentOptions {
   /** km/h: a fix is moving only above it (the device's `min_moving_speed`). */
