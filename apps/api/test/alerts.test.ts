@@ -509,7 +509,12 @@ describeApi("alerts", (h) => {
       expect(await actives()).toEqual([1, 1]);
       expect(failure(await h.post("/change_active_alert", { user: a, body: { id: [x, theirs], active: false } }), 404)).toBe("Alert not found.");
       expect(await actives()).toEqual([1, 1]);
-      const queries: Record<string, string | number>[] = [{ id: x }, { id: x, active: "maybe" }, { id: "abc", active: "1" }, { id: 0, active: "1" }];
+      // The vendor's body types active "boolean or null" and does not require it: null or left out is off.
+      ok(await h.post("/change_active_alert", { user: a, body: { id: x, active: null } }), AlertOkResponseSchema);
+      expect(await actives()).toEqual([0, 1]);
+      ok(await h.get("/change_active_alert", { user: a, query: { id: y } }), AlertOkResponseSchema);
+      expect(await actives()).toEqual([0, 0]);
+      const queries: Record<string, string | number>[] = [{ id: x, active: "maybe" }, { id: "abc", active: "1" }, { id: 0, active: "1" }];
       for (const query of queries) invalid(await h.get("/change_active_alert", { user: a, query }));
     });
 

@@ -183,10 +183,13 @@ const ProtocolGroup = Type.Object({ id: Type.Integer(), value: Type.Object({ typ
 /** Keyed by position, as the vendor's: `0` custom-event protocols (event type 1), `1` system events (type 2). */
 export const GetProtocolsResponseSchema = Type.Object({ 0: ProtocolGroup, 1: ProtocolGroup, status: StatusOk });
 
-/** `change_active_alert`, from the query (GET: `id=1`, `id[]=1&id[]=2`) or a body (POST). */
+/**
+ * `change_active_alert`, from the query (GET: `id=1`, `id[]=1&id[]=2`) or a body (POST).
+ * `active` null or left out means off, as the vendor's body allows (`boolean` or `null`, not required).
+ */
 export const ChangeActiveAlertSchema = Type.Object({
   id: Type.Union([RecordId, Ids(MAX_CHANGE_ACTIVE_ALERTS, 1)]),
-  active: ActiveFlagSchema,
+  active: Type.Optional(Type.Union([ActiveFlagSchema, Type.Null()])),
 });
 export type ChangeActiveAlert = Static<typeof ChangeActiveAlertSchema>;
 

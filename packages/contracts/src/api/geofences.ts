@@ -1,7 +1,7 @@
 import { Type, type Static } from "@sinclair/typebox";
 import { Value } from "@sinclair/typebox/value";
 import { StatusOk } from "./common.js";
-import { ActiveFlagSchema, MAX_CHANGE_ACTIVE_IDS, isActive } from "./device-edit.js";
+import { ActiveFlagSchema, MAX_CHANGE_ACTIVE_IDS, isActive, type ActiveFlag } from "./device-edit.js";
 
 /*
  * Geofences and geofence groups, and the map-drawing pieces that routes and map icons
@@ -63,8 +63,8 @@ export const ChangeActiveSchema = Type.Object({
 export type ChangeActive = Static<typeof ChangeActiveSchema>;
 
 /** The ids (one or a list) and the flag of a change_active_* request. */
-export function readChangeActive(input: ChangeActive): { ids: number[]; active: boolean } {
-  return { ids: Array.isArray(input.id) ? input.id : [input.id], active: input.active !== undefined && isActive(input.active) };
+export function readChangeActive(input: { id: number | number[]; active?: ActiveFlag | null }): { ids: number[]; active: boolean } {
+  return { ids: Array.isArray(input.id) ? input.id : [input.id], active: input.active !== undefined && input.active !== null && isActive(input.active) };
 }
 
 /** `{status: 1}`: the vendor's `success`. */
