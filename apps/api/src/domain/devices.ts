@@ -1,5 +1,5 @@
 import {
-  NotFoundError, assertNoErrors, isActive,
+  NotFoundError, assertNoErrors, readChangeActive,
   detectEngineOptions, deviceIconIds, deviceIcons, engineHoursOptions, fuelMeasurementIds, fuelMeasurements, timezones,
   type AddDeviceBody, type ChangeActiveDevice, type DeviceListFilter, type EditDeviceBody, type EditDeviceDataResponse, type EditDeviceItem, type GetDevicesQuery, type LatestDeviceItem, type LiveDeviceItem,
 } from "@fleet/contracts";
@@ -134,8 +134,8 @@ export async function destroy(db: Db, live: LiveStore, user: User, deviceId: num
 }
 
 export async function changeActive(db: Db, user: User, input: ChangeActiveDevice) {
-  const ids = Array.isArray(input.id) ? input.id : [input.id];
-  return found(setDevicesActive(db, user.id, ids, isActive(input.active)), WHAT);
+  const { ids, active } = readChangeActive(input);
+  return found(setDevicesActive(db, user.id, ids, active), WHAT);
 }
 
 /**

@@ -97,10 +97,10 @@ export function isActive(v: ActiveFlag): boolean {
 /** At most this many ids in one `change_active_device` (more than any account holds). */
 export const MAX_CHANGE_ACTIVE_IDS = 10_000;
 
-/** `change_active_device`, from the query (`id=1`, `id[]=1&id[]=2`) or the body. */
+/** `change_active_device`, from the query (`id=1`, `id[]=1&id[]=2`) or the body; `active` left out means off, as for the other change_active_* calls. */
 export const ChangeActiveDeviceSchema = Type.Object({
   id: Type.Union([DeviceIdSchema, Type.Array(DeviceIdSchema, { minItems: 1, maxItems: MAX_CHANGE_ACTIVE_IDS })]),
-  active: ActiveFlagSchema,
+  active: Type.Optional(ActiveFlagSchema),
 });
 export type ChangeActiveDevice = Static<typeof ChangeActiveDeviceSchema>;
 
