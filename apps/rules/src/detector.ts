@@ -25,6 +25,8 @@ export interface Detection {
    * that crossed the limit and a sweep that saw it first record one event between them.
    */
   episode?: number;
+  /** What the event measured, for its webhook's `event.attributes` (Traccar's: an overspeed's speed and speedLimit), in the owner's units. */
+  attributes?: Readonly<Record<string, number>>;
 }
 
 /** What a detector reads about a position besides its memory. */

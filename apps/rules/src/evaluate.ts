@@ -14,6 +14,8 @@ export interface Found {
   event: EventInput;
   /** The position it was found at (for a silent device, its last one). */
   position: EnrichedPosition;
+  /** What the detector measured (Detection.attributes). */
+  attributes?: Readonly<Record<string, number>>;
 }
 
 /** Where each alert's memory sits in the device's rule state. */
@@ -180,7 +182,7 @@ export function evaluateDevice(rules: DeviceRules, positions: readonly EnrichedP
   const take = (w: Watch, result: DetectorResult<unknown>, position: EnrichedPosition) => {
     const { alert, owner } = w;
     if (!inPeriod(alert, position.fixTime) || !inSchedule(alert, owner, position.fixTime) || !inZone(alert, reading.inside())) return;
-    for (const d of result.events) found.push({ alert, event: eventInput(alert, rules, position, d), position });
+    for (const d of result.events) found.push({ alert, event: eventInput(alert, rules, position, d), position, attributes: d.attributes });
   };
   const runMemoryless = (watches: readonly Watch[], position: EnrichedPosition) => {
     for (const w of watches) {

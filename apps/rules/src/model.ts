@@ -76,6 +76,11 @@ export interface RuleDriver {
 export interface DeviceRules {
   deviceId: number;
   name: string;
+  /** The device's SIM number and model, for webhooks ("" when not set). */
+  phone?: string;
+  model?: string;
+  /** The group each owner files the device in, for webhooks (null: none). */
+  groups?: ReadonlyMap<number, number | null>;
   alerts: readonly RuleAlert[];
   users: ReadonlyMap<number, RuleUser>;
   geofences: ReadonlyMap<number, RuleGeofence>;
@@ -174,7 +179,7 @@ function union<K, V>(maps: readonly ReadonlyMap<K, V>[]): ReadonlyMap<K, V> {
  * alerts watching it is an active alert of a usable owner. A device on one account (the usual
  * case) shares that account's geofences, index and custom events rather than copying them.
  */
-export function rulesOfDevice(device: { id: number; name: string }, watches: readonly AlertWatch[], sensors: readonly Sensor[], owners: ReadonlyMap<number, UserRules>): DeviceRules | null {
+export function rulesOfDevice(device: { id: number; name: string; simNumber?: string; deviceModel?: string }, watches: readonly AlertWatch[], sensors: readonly Sensor[], owners: ReadonlyMap<number, UserRules>): DeviceRules | null {
   const alerts: RuleAlert[] = [];
   const mine = new Map<number, UserRules>();
   for (const w of [...watches].sort((x, y) => x.alertId - y.alertId)) {
@@ -192,6 +197,9 @@ export function rulesOfDevice(device: { id: number; name: string }, watches: rea
   return {
     deviceId: device.id,
     name: device.name,
+    phone: device.simNumber ?? "",
+    model: device.deviceModel ?? "",
+    groups: new Map(watches.map((w) => [w.userId, w.groupId ?? null])),
     alerts,
     users: new Map(rules.map((r) => [r.user.id, r.user])),
     geofences: union(rules.map((r) => r.geofences)),

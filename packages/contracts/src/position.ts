@@ -41,6 +41,12 @@ export function knownAttribute(attributes: Attributes, key: KnownAttribute): Att
   return attributes[key];
 }
 
+/** Whether a fix is valid: devices send `valid` as a boolean or as text, and only an explicit false marks a fix invalid. */
+export function isValidFix(attributes: Attributes): boolean {
+  const valid = knownAttribute(attributes, "valid");
+  return valid !== false && valid !== "false";
+}
+
 /**
  * The driver card (RFID) a position carries, trimmed and lower-cased so matching is
  * case-insensitive; undefined when it carries none. Traccar names it `driverUniqueId`.

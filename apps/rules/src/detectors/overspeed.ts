@@ -36,6 +36,8 @@ export const overspeed: Detector<OverspeedMemory> = (input, previous) => {
   if (previous !== undefined && previous.over === over) return UNCHANGED;
   if (!over || previous === undefined) return quiet(over ? OVER : UNDER);
   const { units } = owner;
-  const shown = (kmh: number) => `${Math.round(units.speed(kmh))} ${units.speedUnit}`;
-  return { events: [{ type: "overspeed", message: messagesFor(owner.lang).overspeed(shown(position.speedKmh), shown(limit)) }], next: OVER };
+  const speed = Math.round(units.speed(position.speedKmh));
+  const speedLimit = Math.round(units.speed(limit));
+  const message = messagesFor(owner.lang).overspeed(`${speed} ${units.speedUnit}`, `${speedLimit} ${units.speedUnit}`);
+  return { events: [{ type: "overspeed", message, attributes: { speed, speedLimit } }], next: OVER };
 };

@@ -1,4 +1,4 @@
-import { notificationRecipients } from "@fleet/contracts";
+import { isValidFix, notificationRecipients } from "@fleet/contracts";
 import type { EventNotification } from "@fleet/db";
 import type { Found } from "../evaluate.js";
 import { emailLabelsFor } from "../messages.js";
@@ -12,11 +12,25 @@ import type { DeviceRules } from "../model.js";
  * webhook's keys stay as Traccar names them.
  */
 
-/** The body of a webhook: Traccar's `{event, position, device, geofence?}`, speeds in the owner's units, times as ISO strings. */
-export function webhookBody(found: Found, rules: DeviceRules) {
+/** Traccar's `status.timeout`: a device silent for longer is `unknown`, neither online nor (until an offline alert says so) offline. */
+const STATUS_TIMEOUT_MS = 600_000;
+
+/** The device's status as Traccar's webhook names it, when the event is found. */
+function statusOf(type: string, lastUpdate: number, now: number): "online" | "offline" | "unknown" {
+  if (type === "offline_duration") return "offline";
+  return now - lastUpdate > STATUS_TIMEOUT_MS ? "unknown" : "online";
+}
+
+/**
+ * The body of a webhook: Traccar's EventForwarderJson `{event, position, device, geofence?}`,
+ * with its fields, speeds in the owner's units (named by speedUnit), times as ISO strings.
+ * The platform keeps one time per fix, so deviceTime is the fix time.
+ */
+export function webhookBody(found: Found, rules: DeviceRules, now = Date.now()) {
   const { alert, event, position } = found;
   const units = rules.users.get(alert.userId)!.units;
   const geofence = event.geofenceId != null ? rules.geofences.get(event.geofenceId) : undefined;
+  const accuracy = position.attributes.accuracy;
   return {
     event: {
       type: event.type,
@@ -24,6 +38,7 @@ export function webhookBody(found: Found, rules: DeviceRules) {
       deviceId: event.deviceId,
       positionId: event.positionId ?? null,
       geofenceId: event.geofenceId ?? null,
+      attributes: found.attributes ?? {},
       alertId: alert.id,
       alertName: alert.name,
       message: event.message,
@@ -33,7 +48,9 @@ export function webhookBody(found: Found, rules: DeviceRules) {
       deviceId: event.deviceId,
       protocol: position.protocol,
       serverTime: new Date(position.serverTime).toISOString(),
-      fixTime: event.time.toISOString(),
+      deviceTime: new Date(position.fixTime).toISOString(),
+      fixTime: new Date(position.fixTime).toISOString(),
+      valid: isValidFix(position.attributes),
       latitude: event.latitude,
       longitude: event.longitude,
       altitude: Math.round(units.altitude(event.altitudeM ?? 0)),
@@ -42,9 +59,21 @@ export function webhookBody(found: Found, rules: DeviceRules) {
       speedUnit: units.speedUnit,
       course: event.course ?? null,
       address: event.address ?? "",
+      accuracy: typeof accuracy === "number" ? accuracy : 0,
       attributes: position.attributes,
     },
-    device: { id: rules.deviceId, name: rules.name, uniqueId: position.uniqueId },
+    device: {
+      id: rules.deviceId,
+      name: rules.name,
+      uniqueId: position.uniqueId,
+      status: statusOf(event.type, position.serverTime, now),
+      lastUpdate: new Date(position.serverTime).toISOString(),
+      positionId: position.id,
+      groupId: rules.groups?.get(alert.userId) ?? null,
+      phone: rules.phone ?? "",
+      model: rules.model ?? "",
+      attributes: {},
+    },
     ...(geofence ? { geofence: { id: geofence.id, name: geofence.name } } : {}),
   };
 }

@@ -24,7 +24,13 @@ import { isUserUsable } from "./users.js";
  * by time_period): positions from `activeFrom` (inclusive) until `activeTo` (exclusive) count;
  * null is no bound on that side.
  */
-export type AlertWatch = AlertPeriod & { alertId: number; userId: number; deviceId: number };
+export type AlertWatch = AlertPeriod & {
+  alertId: number;
+  userId: number;
+  deviceId: number;
+  /** The group the alert's owner files the device in (null: none); absent where not read. */
+  groupId?: number | null;
+};
 
 export interface DeviceRuleRecords {
   /** The non-deleted devices among those asked for that some alert watches. */
@@ -37,7 +43,7 @@ export async function loadDeviceRuleRecords(q: Queryable, deviceIds: readonly nu
   const ids = [...new Set(deviceIds)];
   if (ids.length === 0) return { devices: [], sensors: [], watches: [] };
   const watches = await q
-    .select({ alertId: alertDevices.alertId, userId: alerts.userId, deviceId: alertDevices.deviceId, activeFrom: alertDevices.activeFrom, activeTo: alertDevices.activeTo })
+    .select({ alertId: alertDevices.alertId, userId: alerts.userId, deviceId: alertDevices.deviceId, activeFrom: alertDevices.activeFrom, activeTo: alertDevices.activeTo, groupId: userDevices.groupId })
     .from(alertDevices)
     .innerJoin(alerts, eq(alerts.id, alertDevices.alertId))
     // The alert's owner must still see the device: an unshared device keeps its alert_devices rows.

@@ -1,0 +1,58 @@
+import { describe, expect, it } from "vitest";
+import { evaluateDevice } from "../evaluate.js";
+import { T0, alert, deviceRules, track, user } from "../testing.js";
+import { webhookBody } from "./payloads.js";
+
+/** An overspeed alert at 90 km/h on a device of an owner in miles, and the event its track finds. */
+function overspeeding() {
+  const watching = alert({ type: "overspeed", attributes: { overspeed: 90 } });
+  const rules = { ...deviceRules([watching], { users: [user({ unitOfDistance: "mi" })] }), phone: "+37060000000", model: "FMB920", groups: new Map([[7, 3]]) };
+  const positions = track(2, 10_000, (i) => ({ speedKmh: i === 0 ? 50 : 120, attributes: { accuracy: 4.5, valid: "true" } }));
+  const [found] = evaluateDevice(rules, positions, undefined).found;
+  return { rules, found: found!, position: positions[1]! };
+}
+
+describe("webhookBody", () => {
+  it("carries Traccar's event, position and device fields, speeds in the owner's units", () => {
+    const { rules, found, position } = overspeeding();
+    const body = webhookBody(found, rules, position.serverTime + 1000);
+    expect(body.event).toMatchObject({ type: "overspeed", deviceId: 1, positionId: position.id, geofenceId: null, attributes: { speed: 75, speedLimit: 56 } });
+    expect(body.position).toMatchObject({
+      id: position.id,
+      deviceTime: new Date(position.fixTime).toISOString(),
+      fixTime: new Date(position.fixTime).toISOString(),
+      serverTime: new Date(position.serverTime).toISOString(),
+      valid: true,
+      accuracy: 4.5,
+      speed: 75,
+      speedUnit: "mph",
+    });
+    expect(body.device).toEqual({
+      id: 1,
+      name: "Truck 1",
+      uniqueId: position.uniqueId,
+      status: "online",
+      lastUpdate: new Date(position.serverTime).toISOString(),
+      positionId: position.id,
+      groupId: 3,
+      phone: "+37060000000",
+      model: "FMB920",
+      attributes: {},
+    });
+  });
+
+  it("says unknown for a device silent past Traccar's ten-minute timeout, and offline for an offline alert", () => {
+    const { rules, found, position } = overspeeding();
+    expect(webhookBody(found, rules, position.serverTime + 600_001).device.status).toBe("unknown");
+    const offline = { ...found, event: { ...found.event, type: "offline_duration" as const } };
+    expect(webhookBody(offline, rules, position.serverTime + 1000).device.status).toBe("offline");
+  });
+
+  it("marks a fix the device called invalid, and leaves attributes empty where the detector measured nothing", () => {
+    const { rules, found } = overspeeding();
+    const invalid = { ...found, position: { ...found.position, attributes: { valid: false } }, attributes: undefined };
+    const body = webhookBody(invalid, rules, T0);
+    expect(body.position).toMatchObject({ valid: false, accuracy: 0 });
+    expect(body.event.attributes).toEqual({});
+  });
+});
