@@ -64,6 +64,19 @@ describeApi("admin devices and clients", (h) => {
     failure(await h.post(`/admin/device/${car}/user`, { user: h.admin, body: { user_id: owner.id + 1_000_000 } }), 404);
   });
 
+  it("names the device by id or IMEI on the user and status paths, as the vendor documents them", async () => {
+    const [owner, other] = [await h.newUser(), await h.newUser()];
+    const imei = `35${Date.now()}`.slice(0, 15);
+    const van = await h.addDevice(owner, { imei });
+    ok(await h.post(`/admin/device/${imei}/user`, { user: h.admin, body: { user_id: other.id } }), OkSchema);
+    expect(await seen(h, other)).toEqual([van]);
+    ok(await h.post(`/admin/device/${imei}/status`, { user: h.admin, body: { active: 0 } }), OkSchema);
+    expect(ok(await h.get(`/admin/device/${van}`, { user: h.admin }), AdminDeviceResponseSchema).data.active).toBe(false);
+    ok(await h.request("DELETE", `/admin/device/${imei}/user`, { user: h.admin, query: { user_id: other.id } }), OkSchema);
+    expect(await seen(h, other)).toEqual([]);
+    expect(failure(await h.post(`/admin/device/not-an-imei-${imei}/status`, { user: h.admin, body: { active: 1 } }), 404)).toBe("Device not found.");
+  });
+
   it("turns a device off and sets its expiry for everyone who has it", async () => {
     const user = await h.newUser();
     const van = await h.addDevice(user);

@@ -2,6 +2,7 @@ import { InvalidInputError, NotFoundError, isTruthy, type AdminDeviceExpirationB
 import {
   assignDeviceUser,
   findAnyDevice,
+  findDeviceByImei,
   findUserByEmail,
   findUserById,
   pageAllDevices,
@@ -105,22 +106,35 @@ export async function userNamed(db: Db, by: { id?: number; email?: string }): Pr
 
 const limitWording = { devicesLimit: { field: "user_id", message: (r: Refusal) => `The user already has as many devices as the account allows${r.kind === "limit" ? ` (${r.limit})` : ""}.` } };
 
-export async function assignUser(db: Db, deviceId: number, body: AdminDeviceUserBody) {
-  await found(findAnyDevice(db, deviceId), DEVICE);
+/**
+ * The device a path names by id or by IMEI ("ID or IMEI", as the vendor documents the user
+ * and status paths): a number is an id first, then an IMEI, so an IMEI of digits works too.
+ */
+export async function deviceByKey(db: Db, key: string): Promise<number> {
+  const id = /^[0-9]{1,10}$/.test(key) ? Number(key) : undefined;
+  const byId = id !== undefined ? await findAnyDevice(db, id) : undefined;
+  if (byId) return byId.id;
+  return (await found(findDeviceByImei(db, key), DEVICE)).id;
+}
+
+export async function assignUser(db: Db, key: string, body: AdminDeviceUserBody) {
+  const deviceId = await deviceByKey(db, key);
   const user = await userNamed(db, { id: body.user_id, email: body.email });
   const done = await worded(assignDeviceUser(db, deviceId, user.id), limitWording);
   // Gone in between: the device deleted, or the user.
   if (done !== true) throw new NotFoundError(done === "device" ? DEVICE : CLIENT);
 }
 
-export async function revokeUser(db: Db, deviceId: number, body: AdminDeviceUserBody) {
-  await found(findAnyDevice(db, deviceId), DEVICE);
+export async function revokeUser(db: Db, key: string, body: AdminDeviceUserBody) {
+  const deviceId = await deviceByKey(db, key);
   const user = await userNamed(db, { id: body.user_id, email: body.email });
   // A user who does not have the device is as missing as a missing user.
   if (!(await revokeDeviceUser(db, deviceId, user.id))) throw new NotFoundError(CLIENT);
 }
 
-export const setActive = (db: Db, deviceId: number, active: boolean | 0 | 1 | "0" | "1") => found(setDeviceActive(db, deviceId, isTruthy(active)!), DEVICE);
+export async function setActive(db: Db, key: string, active: boolean | 0 | 1 | "0" | "1") {
+  return found(setDeviceActive(db, await deviceByKey(db, key), isTruthy(active)!), DEVICE);
+}
 
 export async function setExpiration(db: Db, deviceId: number, body: AdminDeviceExpirationBody) {
   const v = body.expiration_date;

@@ -15,6 +15,7 @@ export const adminRoutes: FastifyPluginAsyncTypebox = async (app) => {
   const { db, deadLetters, live } = app.services;
   const deviceDeps: adminDevices.AdminDeviceDeps = { db, states: (ids) => live.getStates(ids) };
   const device = contracts.AdminDeviceParamsSchema;
+  const deviceKey = contracts.AdminDeviceKeyParamsSchema;
   const client = contracts.AdminIdParamsSchema;
   // preValidation (after authenticate, before the body schema): a non-administrator gets
   // 403 whatever the body, rather than 422s that describe what the route accepts.
@@ -36,13 +37,13 @@ export const adminRoutes: FastifyPluginAsyncTypebox = async (app) => {
   );
   api.get("/admin/devices", { summary: "Every device of the platform, searched", query: contracts.AdminDevicesQuerySchema, response: contracts.AdminDevicesResponseSchema, failures }, ({ user, query, req }) => adminDevices.list(deviceDeps, user, query, req.url));
   api.get("/admin/device/:device", { summary: "A device of the platform, with its latest motion", params: device, response: contracts.AdminDeviceResponseSchema, failures }, ({ user, params }) => adminDevices.get(deviceDeps, user, params.device));
-  api.post("/admin/device/:device/user", { summary: "Give a user (`user_id`, or `email`) the device", params: device, body: contracts.AdminDeviceUserBodySchema, response: contracts.GeoOkSchema, failures }, async ({ params, body }) => (await adminDevices.assignUser(db, params.device, body), OK));
+  api.post("/admin/device/:device/user", { summary: "Give a user (`user_id`, or `email`) the device (by id or IMEI)", params: deviceKey, body: contracts.AdminDeviceUserBodySchema, response: contracts.GeoOkSchema, failures }, async ({ params, body }) => (await adminDevices.assignUser(db, params.device, body), OK));
   api.delete(
     "/admin/device/:device/user",
-    { summary: "Take the device from a user (`user_id`, or `email`, in the query or a body); deleted when nobody else has it", params: device, query: contracts.AdminDeviceUserQuerySchema, body: contracts.AdminDeviceUserBodySchema, response: contracts.GeoOkSchema, failures },
+    { summary: "Take the device (by id or IMEI) from a user (`user_id`, or `email`, in the query or a body); deleted when nobody else has it", params: deviceKey, query: contracts.AdminDeviceUserQuerySchema, body: contracts.AdminDeviceUserBodySchema, response: contracts.GeoOkSchema, failures },
     async ({ params, query, body }) => (await adminDevices.revokeUser(db, params.device, { ...query, ...body }), OK),
   );
-  api.post("/admin/device/:device/status", { summary: "Turn a device on or off for everyone who has it", params: device, body: contracts.AdminDeviceStatusBodySchema, response: contracts.GeoOkSchema, failures }, async ({ params, body }) => (await adminDevices.setActive(db, params.device, body.active), OK));
+  api.post("/admin/device/:device/status", { summary: "Turn a device (by id or IMEI) on or off for everyone who has it", params: deviceKey, body: contracts.AdminDeviceStatusBodySchema, response: contracts.GeoOkSchema, failures }, async ({ params, body }) => (await adminDevices.setActive(db, params.device, body.active), OK));
   api.post("/admin/device/:device/expiration", { summary: "Set when a device expires (unix seconds or a date; 0 or null for never)", params: device, body: contracts.AdminDeviceExpirationBodySchema, response: contracts.GeoOkSchema, failures }, async ({ params, body }) => (await adminDevices.setExpiration(db, params.device, body), OK));
   api.get("/admin/device/:device/users", { summary: "The users who have a device", params: device, query: contracts.AdminPageQuerySchema, response: contracts.AdminDeviceUsersResponseSchema, failures }, ({ params, query, req }) =>
     adminDevices.users(db, params.device, query, req.url),

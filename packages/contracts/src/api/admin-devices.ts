@@ -44,6 +44,8 @@ export const AdminClientsDeleteBodySchema = Type.Object({ ids: Type.Array(Record
 
 export const AdminIdParamsSchema = Type.Object({ id: RecordIdSchema });
 export const AdminDeviceParamsSchema = Type.Object({ device: RecordIdSchema });
+/** The paths whose `{device}` the vendor documents as "ID or IMEI" (a device's user and status). */
+export const AdminDeviceKeyParamsSchema = Type.Object({ device: Type.String({ minLength: 1, maxLength: 64, pattern: "^[^\\s\\x00-\\x1f]+$", description: "ID or IMEI" }) });
 
 export const AdminPageQuerySchema = Type.Object(PageQuery);
 
