@@ -1,5 +1,6 @@
-import { FailureError, InvalidInputError, isTruthy, type AdminClientStatusBody, type AdminClientUpdateBody } from "@fleet/contracts";
+import { FailureError, InvalidInputError, isTruthy, type AdminClientStatusBody, type AdminClientUpdateBody, type UserClock } from "@fleet/contracts";
 import { deleteUsers, normalizeEmail, setUserActive, updateClient, type ClientPatch, type Db, type User } from "@fleet/db";
+import { clockOf } from "../lib/clock.js";
 import { objectsWording, parseExpiration } from "./admin.js";
 import { found } from "./found.js";
 import { worded } from "./refusals.js";
@@ -17,12 +18,12 @@ function notSelf(admin: User, userId: number, what: string): void {
 }
 
 /** The body's account fields as a patch; `enable_*` off clears the limit or expiry, left out keeps them. */
-function patchOf(b: AdminClientUpdateBody): ClientPatch {
+function patchOf(b: AdminClientUpdateBody, clock: UserClock): ClientPatch {
   if (b.password !== undefined && b.password !== b.password_confirmation) throw new InvalidInputError({ password: "The password confirmation does not match." });
   let expirationDate: Date | null | undefined;
   if (isTruthy(b.enable_expiration_date) === false) expirationDate = null;
   else if (b.expiration_date !== undefined) {
-    expirationDate = b.expiration_date === null ? null : parseExpiration(b.expiration_date);
+    expirationDate = b.expiration_date === null ? null : parseExpiration(b.expiration_date, clock);
     if (expirationDate === undefined) throw new InvalidInputError({ expiration_date: "The expiration date is not a valid date." });
   }
   const devicesLimit = isTruthy(b.enable_devices_limit) === false ? null : b.devices_limit;
@@ -30,7 +31,7 @@ function patchOf(b: AdminClientUpdateBody): ClientPatch {
 }
 
 export async function update(db: Db, admin: User, b: AdminClientUpdateBody) {
-  const patch = patchOf(b);
+  const patch = patchOf(b, clockOf(admin));
   if (b.id === admin.id) {
     if (patch.active === false) notSelf(admin, b.id, "deactivate");
     if (patch.groupId !== undefined && patch.groupId !== admin.groupId) notSelf(admin, b.id, "change the group of");

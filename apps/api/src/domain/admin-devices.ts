@@ -136,13 +136,13 @@ export async function setActive(db: Db, key: string, active: boolean | 0 | 1 | "
   return found(setDeviceActive(db, await deviceByKey(db, key), isTruthy(active)!), DEVICE);
 }
 
-export async function setExpiration(db: Db, deviceId: number, body: AdminDeviceExpirationBody) {
+export async function setExpiration(db: Db, admin: User, deviceId: number, body: AdminDeviceExpirationBody) {
   const v = body.expiration_date;
   let at: Date | null;
   if (v === null || v === 0) at = null;
   else if (typeof v === "number") at = new Date(v * 1000);
   else {
-    const parsed = parseExpiration(v);
+    const parsed = parseExpiration(v, clockOf(admin));
     if (!parsed) throw new InvalidInputError({ expiration_date: "The expiration date is not a valid date." });
     at = parsed;
   }

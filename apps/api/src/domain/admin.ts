@@ -39,23 +39,27 @@ function client(u: User, clock: UserClock): AdminClient {
 
 /**
  * `expiration_date` as an instant: ISO date-times as given (the schema's date-time format
- * has checked them), `YYYY-MM-DD[ HH:MM[:SS]]` as UTC. Undefined for a string shaped like
- * a date that names no real moment (`2099-13-45`, `2099-02-30`, which Date would roll over).
+ * has checked them), `YYYY-MM-DD[ HH:MM[:SS]]` on the administrator's clock, so what is typed
+ * reads back as typed (a date alone is its midnight). Undefined for a string shaped like a
+ * date that names no real moment (`2099-13-45`, `2099-02-30`, which Date would roll over).
  */
-export function parseExpiration(s: string): Date | undefined {
+export function parseExpiration(s: string, clock: UserClock): Date | undefined {
   if (s.includes("T")) {
     // The date-time format lets a leap second (…T23:59:60Z) through; Date cannot hold one.
     const d = new Date(s);
     return Number.isNaN(d.getTime()) ? undefined : d;
   }
-  const d = new Date(`${s.replace(" ", "T")}Z`);
-  if (Number.isNaN(d.getTime()) || d.toISOString().slice(0, 10) !== s.slice(0, 10)) return undefined;
-  return d;
+  const [date = "", time = "00:00"] = s.split(" ");
+  const hms = time.length === 5 ? `${time}:00` : time;
+  const wall = new Date(`${date}T${hms}Z`);
+  if (Number.isNaN(wall.getTime()) || wall.toISOString().slice(0, 10) !== date) return undefined;
+  // The clock reads years up to 2100; a later one at its offset then.
+  return new Date(clock.toInstant(date, hms) ?? wall.getTime() - clock.offsetAt(wall.getTime()) * 60_000);
 }
 
 export async function createClient(db: Db, admin: User, b: AdminClientBody) {
   if (b.password !== b.password_confirmation) throw new InvalidInputError({ password: "The password confirmation does not match." });
-  const expirationDate = isTruthy(b.enable_expiration_date) === false || !b.expiration_date ? null : parseExpiration(b.expiration_date);
+  const expirationDate = isTruthy(b.enable_expiration_date) === false || !b.expiration_date ? null : parseExpiration(b.expiration_date, clockOf(admin));
   if (expirationDate === undefined) throw new InvalidInputError({ expiration_date: "The expiration date is not a valid date." });
   const input = {
     email: b.email,

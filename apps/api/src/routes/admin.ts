@@ -44,7 +44,7 @@ export const adminRoutes: FastifyPluginAsyncTypebox = async (app) => {
     async ({ params, query, body }) => (await adminDevices.revokeUser(db, params.device, { ...query, ...body }), OK),
   );
   api.post("/admin/device/:device/status", { summary: "Turn a device (by id or IMEI) on or off for everyone who has it", params: deviceKey, body: contracts.AdminDeviceStatusBodySchema, response: contracts.GeoOkSchema, failures }, async ({ params, body }) => (await adminDevices.setActive(db, params.device, body.active), OK));
-  api.post("/admin/device/:device/expiration", { summary: "Set when a device expires (unix seconds or a date; 0 or null for never)", params: device, body: contracts.AdminDeviceExpirationBodySchema, response: contracts.GeoOkSchema, failures }, async ({ params, body }) => (await adminDevices.setExpiration(db, params.device, body), OK));
+  api.post("/admin/device/:device/expiration", { summary: "Set when a device expires (unix seconds or a date; 0 or null for never)", params: device, body: contracts.AdminDeviceExpirationBodySchema, response: contracts.GeoOkSchema, failures }, async ({ user, params, body }) => (await adminDevices.setExpiration(db, user, params.device, body), OK));
   api.get("/admin/device/:device/users", { summary: "The users who have a device", params: device, query: contracts.AdminPageQuerySchema, response: contracts.AdminDeviceUsersResponseSchema, failures }, ({ params, query, req }) =>
     adminDevices.users(db, params.device, query, req.url),
   );
