@@ -147,6 +147,13 @@ describe("parsePosition", () => {
     expect(r.ok).toBe(true);
   });
 
+  it("refuses numbers written in hexadecimal, binary or octal, which Number() would read", () => {
+    const r = parsePosition({ ...validFields, latitude: "0x20", longitude: "0b11", altitude: "0o17", course: " 1e2 " }, NOW);
+    expect(r).toMatchObject({ ok: false, errors: { latitude: "The latitude must be a number.", longitude: "The longitude must be a number.", altitude: "The altitude must be a number." } });
+    if (!r.ok) expect(r.errors.course).toBeUndefined();
+    expect(parsePosition({ ...validFields, latitude: "+54.5", longitude: ".5", speed: "12." }, NOW).ok).toBe(true);
+  });
+
   it("reports every bad field at once", () => {
     const r = parsePosition({ uniqueId: "a" }, NOW);
     expect(r.ok).toBe(false);

@@ -33,6 +33,13 @@ export const LIMITS = {
 
 type Fields = Record<string, unknown>;
 
+/**
+ * A number as text: decimal, optionally signed, with a fraction or an exponent, and blanks
+ * around it. Number() also reads `0x20`, `0b11` and `0o17`, which would make a garbled
+ * value a plausible coordinate.
+ */
+const DECIMAL_TEXT = /^\s*[+-]?(\d+\.?\d*|\.\d+)([eE][+-]?\d+)?\s*$/;
+
 function num(fields: Fields, name: string, errors: Record<string, string>, min: number, max: number): number {
   const raw = fields[name];
   if (raw === undefined || raw === null || raw === "") {
@@ -43,8 +50,7 @@ function num(fields: Fields, name: string, errors: Record<string, string>, min: 
     errors[name] = forbiddenTextMessage(name);
     return NaN;
   }
-  // Number() ignores surrounding whitespace itself.
-  const n = typeof raw === "number" ? raw : typeof raw === "string" ? Number(raw) : NaN;
+  const n = typeof raw === "number" ? raw : typeof raw === "string" && DECIMAL_TEXT.test(raw) ? Number(raw) : NaN;
   if (!Number.isFinite(n)) errors[name] = `The ${name} must be a number.`;
   else if (n < min || n > max) errors[name] = `The ${name} must be between ${min} and ${max}.`;
   return n;
