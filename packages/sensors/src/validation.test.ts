@@ -80,5 +80,10 @@ describe("checkSensorForm", () => {
     expect(checkSensorForm(base("fuel_tank", { tag_name: "fuel", full_tank: 80 }))).toMatchObject({ ok: false, errors: { full_tank_value: expect.any(String) } });
     expect(checkSensorForm(base("fuel_tank", { tag_name: "fuel", full_tank: 80, full_tank_value: 0 }))).toMatchObject({ ok: false, errors: { full_tank_value: expect.any(String) } });
     expect(checkSensorForm(base("door", { tag_name: "d", on_value: "1", off_value: " 1" }))).toMatchObject({ ok: false, errors: { off_value: expect.any(String) } });
+    // Readings match them numerically and as yes/no: these pairs name the same readings.
+    for (const [on, off] of [["1", "1.0"], ["Open", "open"], ["true", "1"]]) {
+      expect(checkSensorForm(base("door", { tag_name: "d", on_value: on, off_value: off })), `${on}/${off}`).toMatchObject({ ok: false, errors: { off_value: "The off value must differ from the on value." } });
+    }
+    expect(checkSensorForm(base("door", { tag_name: "d", on_value: "1", off_value: "10" })).ok).toBe(true);
   });
 });

@@ -1,6 +1,6 @@
 import { parseFormula } from "./formula.js";
 import { isSensorType, type CalibrationPoint, type SensorDefinition, type SensorType } from "./types.js";
-import { toNumber } from "./values.js";
+import { sameValue, toNumber } from "./values.js";
 
 type NumberLike = string | number;
 
@@ -176,7 +176,8 @@ function checkConditions(c: Checker, f: SensorFields): void {
   }
   if (f.shownValueBy === "formula" && f.formula === null) c.fail("formula", required("formula"));
   if ((f.fullTank === null) !== (f.fullTankValue === null)) c.fail(f.fullTank === null ? "full_tank" : "full_tank_value", "The full tank and full tank value go together.");
-  if (f.onValue !== null && f.offValue !== null && f.onValue.toLowerCase() === f.offValue.toLowerCase()) c.fail("off_value", "The off value must differ from the on value.");
+  // As readings are matched (sameValue): `1` and `1.0`, or `1` and `true`, name the same readings, and on_value would always win.
+  if (f.onValue !== null && f.offValue !== null && sameValue(f.onValue, f.offValue)) c.fail("off_value", "The off value must differ from the on value.");
   if (f.odometerValueBy === "connected_odometer" && f.tagName === "") c.fail("tag_name", required("tag_name"));
 }
 
