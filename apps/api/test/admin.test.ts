@@ -105,6 +105,10 @@ describeApi("admin", (h) => {
     const paged = ok(await h.get("/admin/clients", { user: h.admin, query: { search_phrase: tag, limit: 2, page: 2 } }), AdminClientsResponseSchema);
     expect(paged).toMatchObject({ total: 3, per_page: 2, current_page: 2, last_page: 2, from: 3, to: 3 });
     expect(paged.data.map((x) => x.email)).toEqual([c.email]);
+    // The Swagger's Laravel paginator: the first and last pages' urls and the page links too.
+    expect(paged.first_page_url).toMatch(/[?&]page=1(&|$)/);
+    expect(paged.last_page_url).toMatch(/[?&]page=2(&|$)/);
+    expect(paged.links.map((l) => [l.label, l.active])).toEqual([["&laquo; Previous", false], ["1", false], ["2", true], ["Next &raquo;", false]]);
     expect(Object.keys(invalid(await h.get("/admin/clients", { user: h.admin, query: { "filter[password]": "x" } })))).toEqual(["filter"]);
     expect(Object.keys(invalid(await h.get("/admin/clients", { user: h.admin, query: { sort_by: "password_hash" } })))).toEqual(["sort_by"]);
   });

@@ -2,7 +2,7 @@ import { FailureError, InvalidInputError, Topics, isTruthy, type AdminClient, ty
 import { UserGroup, createClient as storeClient, listUnregistered, pageClients, type Db, type User } from "@fleet/db";
 import { clockOf } from "../lib/clock.js";
 import type { DeadLetters } from "../lib/dead-letters.js";
-import { pageRequest, pageWindow, paginate } from "../lib/pagination.js";
+import { pageRequest, pageWindow, paginateLaravel } from "../lib/pagination.js";
 import { worded, type Wording } from "./refusals.js";
 
 /*
@@ -94,8 +94,7 @@ export async function clients(db: Db, admin: User, query: AdminClientsQuery, url
   return shown(page, total, rows.slice(offset, offset + limit));
 
   function shown(page: ReturnType<typeof pageRequest>, total: number, rows: User[]) {
-    const { url: path, ...pagination } = paginate({ url }, page, total, rows.map((u) => client(u, clockOf(admin))));
-    return { ...pagination, path };
+    return paginateLaravel({ url }, page, total, rows.map((u) => client(u, clockOf(admin))));
   }
 }
 

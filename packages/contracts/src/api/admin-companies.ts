@@ -1,6 +1,6 @@
-import { Type, type Static, type TSchema } from "@sinclair/typebox";
+import { Type, type Static } from "@sinclair/typebox";
 import { RecordIdSchema } from "./geofences.js";
-import { PageQuery } from "./pagination.js";
+import { LaravelPaginated, PageQuery } from "./pagination.js";
 
 /*
  * The vendor's admin companies: platform-wide records that only administrators list, read
@@ -67,27 +67,6 @@ export const AdminCompaniesQuerySchema = Type.Object({
   ),
 });
 export type AdminCompaniesQuery = Static<typeof AdminCompaniesQuerySchema>;
-
-/** A link of a Laravel paginator's `links`: previous, each page (or "..." for the ones left out), next. */
-const PageLinkSchema = Type.Object({ url: Type.Union([Type.Null(), Type.String()]), label: Type.String(), active: Type.Boolean() });
-
-/** The vendor's Laravel paginator around a page of records, `links` and the first and last pages' urls included. */
-const LaravelPaginated = <T extends TSchema>(item: T) =>
-  Type.Object({
-    current_page: Type.Integer(),
-    data: Type.Array(item),
-    first_page_url: Type.String(),
-    from: Type.Integer(),
-    last_page: Type.Integer(),
-    last_page_url: Type.String(),
-    links: Type.Array(PageLinkSchema),
-    next_page_url: Type.Union([Type.Null(), Type.String()]),
-    path: Type.String(),
-    per_page: Type.Integer(),
-    prev_page_url: Type.Union([Type.Null(), Type.String()]),
-    to: Type.Integer(),
-    total: Type.Integer(),
-  });
 
 export const AdminCompaniesResponseSchema = LaravelPaginated(AdminCompanySchema);
 export type AdminCompaniesResponse = Static<typeof AdminCompaniesResponseSchema>;

@@ -1,6 +1,6 @@
 import { Type, type Static } from "@sinclair/typebox";
 import { FormBoolean, StatusOk } from "./common.js";
-import { PageQuery } from "./pagination.js";
+import { LaravelPaginated, PageQuery } from "./pagination.js";
 
 /** A date an administrator sets: ISO 8601, or `YYYY-MM-DD[ HH:MM[:SS]]` (UTC). */
 export const AdminDateSchemas = [Type.String({ format: "date-time" }), Type.String({ pattern: "^\\d{4}-\\d{2}-\\d{2}( \\d{2}:\\d{2}(:\\d{2})?)?$" })] as const;
@@ -63,18 +63,7 @@ export const AdminClientsQuerySchema = Type.Object({
 });
 export type AdminClientsQuery = Static<typeof AdminClientsQuerySchema>;
 
-export const AdminClientsResponseSchema = Type.Object({
-  current_page: Type.Integer(),
-  data: Type.Array(AdminClientSchema),
-  from: Type.Integer(),
-  last_page: Type.Integer(),
-  next_page_url: Type.Union([Type.Null(), Type.String()]),
-  prev_page_url: Type.Union([Type.Null(), Type.String()]),
-  path: Type.String(),
-  per_page: Type.Integer(),
-  to: Type.Integer(),
-  total: Type.Integer(),
-});
+export const AdminClientsResponseSchema = LaravelPaginated(AdminClientSchema);
 
 export const UnregisteredDevicesResponseSchema = Type.Object({
   status: StatusOk,

@@ -16,6 +16,27 @@ export const Paginated = <T extends TSchema>(item: T) =>
     data: Type.Array(item),
   });
 
+/** A link of a Laravel paginator's `links`: previous, each page (or "..." for the ones left out), next. */
+const PageLinkSchema = Type.Object({ url: Type.Union([Type.Null(), Type.String()]), label: Type.String(), active: Type.Boolean() });
+
+/** The vendor's Laravel paginator around a page of records, `links` and the first and last pages' urls included. */
+export const LaravelPaginated = <T extends TSchema>(item: T) =>
+  Type.Object({
+    current_page: Type.Integer(),
+    data: Type.Array(item),
+    first_page_url: Type.String(),
+    from: Type.Integer(),
+    last_page: Type.Integer(),
+    last_page_url: Type.String(),
+    links: Type.Array(PageLinkSchema),
+    next_page_url: Type.Union([Type.Null(), Type.String()]),
+    path: Type.String(),
+    per_page: Type.Integer(),
+    prev_page_url: Type.Union([Type.Null(), Type.String()]),
+    to: Type.Integer(),
+    total: Type.Integer(),
+  });
+
 /** The most records a page of a list holds, whatever the request asks. */
 export const MAX_PER_PAGE = 100;
 
