@@ -149,6 +149,11 @@ describeApi("custom events", (h) => {
       expect((await editData(h, user, id)).item).toEqual({ id, user_id: user.id, protocol: "gt06", conditions: [{ tag: "battery", type: "3", tag_value: "11.5" }], message: "Low battery", always: 1 });
       ok(await h.post("/edit_custom_event", { user, body: { id, protocol: "gt06", message: "Low battery", conditions: [{ tag: "battery", type: 3, tag_value: "11" }], show_always: 0 } }), CustomEventOkResponseSchema);
       expect((await editData(h, user, id)).item).toMatchObject({ conditions: [{ tag: "battery", type: "3", tag_value: "11" }], always: 0 });
+      // The spec makes the conditions optional on edit: left out, they are kept.
+      ok(await h.post("/edit_custom_event", { user, as: "form", body: { id, protocol: "gt06", message: "Battery low" } }), CustomEventOkResponseSchema);
+      expect((await editData(h, user, id)).item).toMatchObject({ message: "Battery low", conditions: [{ tag: "battery", type: "3", tag_value: "11" }], always: 0 });
+      // Sent empty, they are still refused: an event with no condition would never fire.
+      invalid(await h.post("/edit_custom_event", { user, body: { id, protocol: "gt06", message: "Low battery", conditions: [] } }));
       const before = await rows(h, user);
       invalid(await h.post("/edit_custom_event", { user, body: { id, protocol: "gt06", message: "Low battery", tag: ["battery"], type: [2], tag_value: ["lots"] } }));
       expect(await rows(h, user)).toEqual(before);

@@ -89,7 +89,15 @@ function conditionsOf(b: AddCustomEventBody): CustomEventCondition[] {
   return conditions;
 }
 
-const input = (b: AddCustomEventBody): CustomEventInput => ({ protocol: b.protocol, message: b.message, conditions: conditionsOf(b), always: isTruthy(b.show_always) });
+const givesConditions = (b: AddCustomEventBody) => b.conditions !== undefined || b.tag !== undefined || b.type !== undefined || b.tag_value !== undefined;
+
+/** The body as stored values; an edit that sends no conditions keeps the `kept` ones (the spec makes them optional there). */
+const input = (b: AddCustomEventBody, kept?: CustomEventCondition[]): CustomEventInput => ({
+  protocol: b.protocol,
+  message: b.message,
+  conditions: kept && !givesConditions(b) ? kept : conditionsOf(b),
+  always: isTruthy(b.show_always),
+});
 
 /** A page of the user's custom events; `url` is the request's, for the page links. */
 export async function list(db: Db, user: User, query: { page?: number; per_page?: number }, url: string) {
@@ -112,8 +120,9 @@ export async function editData(db: Db, user: User, id: number) {
 
 export async function edit(db: Db, user: User, body: EditCustomEventBody): Promise<void> {
   // The record first: another user's id answers 404 whatever else the body holds.
-  if (!(await findUserCustomEvent(db, user.id, body.id))) throw new NotFoundError(WHAT);
-  if (!(await updateCustomEvent(db, user.id, body.id, input(body)))) throw new NotFoundError(WHAT);
+  const stored = await findUserCustomEvent(db, user.id, body.id);
+  if (!stored) throw new NotFoundError(WHAT);
+  if (!(await updateCustomEvent(db, user.id, body.id, input(body, stored.conditions)))) throw new NotFoundError(WHAT);
 }
 
 export const destroy = (db: Db, user: User, id: number) => found(destroyCustomEvent(db, user.id, id), WHAT);
