@@ -106,11 +106,13 @@ export async function historyMessages(deps: HistoryMessagesDeps, user: User, que
 /**
  * Deletes the given positions of the user's devices (of `deviceId` alone when given, which
  * must be the user's). Ids of other devices' positions, missing or another user's, are
- * ignored alike. One statement (at most 5,000 ids): all of them go, or none.
+ * ignored alike. One statement (at most 5,000 ids): all of them go, or none. No `id` selects
+ * nothing (the device is still checked).
  */
 export async function deleteHistoryPositions(deps: HistoryMessagesDeps, user: User, body: DeleteHistoryPositionsBody, deviceId: number | undefined): Promise<void> {
-  const ids = Array.isArray(body.id) ? body.id : [body.id];
+  const ids = body.id === undefined ? [] : Array.isArray(body.id) ? body.id : [body.id];
   const devices = deviceId === undefined ? (await listUserDevices(deps.db, user.id)).map((d) => d.id) : [(await found(findUserDevice(deps.db, user.id, deviceId), "Device")).id];
+  if (ids.length === 0) return;
   await deps.history.deletePositions(devices, ids);
   for (const d of devices) deps.pager.forget(d);
 }

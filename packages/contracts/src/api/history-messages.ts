@@ -68,8 +68,9 @@ export const MAX_DELETE_POSITION_IDS = 5000;
 const PositionIdSchema = Type.Integer({ minimum: 1, maximum: Number.MAX_SAFE_INTEGER });
 
 /** `id`: one position id or a list, in a JSON or form body (`id=1`, `id[]=1&id[]=2`). */
+/** `id` is optional in the spec and the Swagger: left out, nothing is selected and nothing goes. */
 export const DeleteHistoryPositionsBodySchema = Type.Object({
-  id: Type.Union([PositionIdSchema, Type.Array(PositionIdSchema, { minItems: 1, maxItems: MAX_DELETE_POSITION_IDS })]),
+  id: Type.Optional(Type.Union([PositionIdSchema, Type.Array(PositionIdSchema, { minItems: 1, maxItems: MAX_DELETE_POSITION_IDS })])),
 });
 export type DeleteHistoryPositionsBody = Static<typeof DeleteHistoryPositionsBodySchema>;
 
