@@ -104,6 +104,12 @@ describe("the OsmAnd protocol at /osmand", () => {
       expect(res.statusCode, url).toBe(422);
       expect(res.json(), url).toEqual({ status: 0, errors });
     }
+    // Traccar Client's JSON without a location object: the location is what is wrong, not a missing id.
+    for (const location of [null, [54, 25], "54,25", undefined]) {
+      const res = await h.app.inject({ method: "POST", url: "/osmand", headers: { "content-type": "application/json" }, payload: JSON.stringify({ device_id: "tc-json", location }) });
+      expect(res.statusCode, JSON.stringify(location)).toBe(422);
+      expect(res.json()).toEqual({ status: 0, errors: { location: "The location must be an object with coords, as Traccar Client sends it." } });
+    }
     await new Promise((r) => setTimeout(r, 50));
     expect(h.received).toEqual([]);
   });

@@ -10,8 +10,15 @@ export const OSMAND_PATH = "/osmand";
 
 const NO_LOCATION = { ok: false, errors: { lat: "The position has no location: lat and lon are both 0." } } as const;
 
+const NOT_A_LOCATION = { ok: false, errors: { location: "The location must be an object with coords, as Traccar Client sends it." } } as const;
+
+/** Traccar Client's JSON names the device `device_id`; without a `location` object it has no fix (rather than an `id` missing). */
+const clientWithoutLocation = (f: Record<string, unknown>) =>
+  f.device_id !== undefined && f.id === undefined && f.deviceid === undefined && (typeof f.location !== "object" || f.location === null || Array.isArray(f.location));
+
 /** An OsmAnd request read and checked, its errors named as the request named its fields. */
 function parseOsmand(fields: Record<string, unknown>): ParseResult {
+  if (clientWithoutLocation(fields)) return NOT_A_LOCATION;
   const parsed = parsePosition(fromOsmand(fields));
   if (!parsed.ok) return { ...parsed, errors: osmandErrors(parsed.errors) };
   // Such apps send 0,0 before their first fix; Traccar gives it the last location, which ingest does not know.
