@@ -99,6 +99,7 @@ async function run(): Promise<void> {
     }
     case "unregistered": {
       const r = (await client.get("admin/unregistered_devices")) as { items: { unique_id: string; protocol: string; count: number; first_seen: string; last_seen: string }[] };
+      if (r.items.length === 0) return console.log("no unregistered devices");
       for (const u of r.items) console.log(`${u.unique_id}\t${u.protocol}\t${u.count} positions\tfirst ${u.first_seen}\tlast ${u.last_seen}`);
       return;
     }

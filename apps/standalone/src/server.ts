@@ -21,4 +21,4 @@ closeWithGrace({ delay: 15_000 }, async ({ err, signal }) => {
   logger.info({ signal, dataDir: config.DATA_DIR }, "stopped; data kept");
 });
 
-console.log(banner({ url: fleet.url, osmandUrl: fleet.osmandUrl, dataDir: config.DATA_DIR, email: config.FLEET_ADMIN_EMAIL, admin: fleet.admin, now: Date.now() }));
+console.log(banner({ url: fleet.url, osmandUrl: fleet.osmandUrl, dataDir: config.DATA_DIR, email: config.FLEET_ADMIN_EMAIL, admin: fleet.admin }));

@@ -107,6 +107,25 @@ describe("the first start of the all-in-one server", () => {
     expect((await fetch(`${url}/api/get_devices?lang=en&user_api_hash=${hash}`)).status).toBe(200);
     await run.line(/get_devices/);
 
+    // The banner's push line, run by a shell as a person pastes it, moves the banner's device.
+    const device = { name: "Van 1", imei: "123456789012345", icon_id: 1, fuel_measurement_id: 1, tail_length: 5, min_moving_speed: 6, min_fuel_fillings: 10, min_fuel_thefts: 10 };
+    const added = await fetch(`${url}/api/add_device?lang=en&user_api_hash=${hash}`, { method: "POST", headers: { "content-type": "application/json" }, body: JSON.stringify(device) });
+    expect(added.status).toBe(200);
+    // A fix already stored from after the start: a line timed at the start would be older and move nothing.
+    await new Promise((r) => setTimeout(r, 2000));
+    const earlier = await fetch(`${url}/insert.php?uniqueId=123456789012345&protocol=osmand&latitude=54&longitude=25&altitude=0&speed=0&course=0&fixTime=${Date.now() - 1000}`);
+    expect(earlier.status).toBe(200);
+    await new Promise((r) => setTimeout(r, 2000));
+    const push = run.output[run.output.findIndex((l) => l.includes("Push a position")) + 1]!.trim();
+    const pushed = spawn("bash", ["-c", push], { stdio: ["ignore", "pipe", "inherit"] });
+    let answer = "";
+    pushed.stdout.on("data", (c: Buffer) => (answer += c.toString()));
+    expect(await new Promise((r) => pushed.on("exit", r))).toBe(0);
+    expect(JSON.parse(answer)).toEqual({ status: 1 });
+    const shown = async () => ((await (await fetch(`${url}/api/get_devices?lang=en&user_api_hash=${hash}`)).json()) as { items: { lat: number }[] }[]).flatMap((g) => g.items.map((d) => d.lat));
+    for (let i = 0; i < 100 && !(await shown()).includes(54.6872); i++) await new Promise((r) => setTimeout(r, 100));
+    expect(await shown()).toEqual([54.6872]);
+
     run.signal("SIGINT");
     expect(await run.exited).toBe(0);
     const text = run.output.join("\n");
