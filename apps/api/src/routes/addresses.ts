@@ -1,14 +1,11 @@
 import * as contracts from "@fleet/contracts";
 import type { FastifyPluginAsyncTypebox } from "@fastify/type-provider-typebox";
-import type { FastifyRequest } from "fastify";
 import * as addresses from "../domain/addresses.js";
+import { blankQueryAsMissing } from "../lib/blank-query.js";
 import { endpoints } from "../lib/endpoints.js";
 
-/** AJV coerces an empty `lat=` to 0, a point on the map; a blank coordinate is one not given. */
-async function blankPointAsMissing(req: FastifyRequest) {
-  const query = req.query as Record<string, unknown> | undefined;
-  for (const key of ["lat", "lng"]) if (typeof query?.[key] === "string" && query[key].trim() === "") delete query[key];
-}
+/** A blank coordinate is one not given, not 0. */
+const blankPointAsMissing = blankQueryAsMissing("lat", "lng");
 
 export const addressRoutes: FastifyPluginAsyncTypebox = async (app) => {
   const { db, geocoder } = app.services;

@@ -1,6 +1,7 @@
 import * as contracts from "@fleet/contracts";
 import type { FastifyPluginAsyncTypebox } from "@fastify/type-provider-typebox";
 import * as devices from "../domain/devices.js";
+import { blankQueryAsMissing } from "../lib/blank-query.js";
 import { OK, endpoints } from "../lib/endpoints.js";
 import { nativeJson } from "../lib/native-json.js";
 import { queryIntoBody } from "../lib/query-into-body.js";
@@ -10,6 +11,9 @@ export const deviceRoutes: FastifyPluginAsyncTypebox = async (app) => {
   const api = endpoints(app, ["Device"]);
   // edit_device's device_id, and change_active_device's id and active, may come in the POST's query.
   app.addHook("preValidation", queryIntoBody);
+  // A first poll may send `time=`: the whole list, as without one. onRequest: before the
+  // integer check of the input rules, which runs at preValidation from the root.
+  app.addHook("onRequest", blankQueryAsMissing("time"));
 
   api.get("/add_device_data", { summary: "Option lists for add_device", response: contracts.AddDeviceDataSchema }, ({ user }) => devices.formOptions(db, user));
   api.post("/add_device", { summary: "Create a device", body: contracts.AddDeviceBodySchema, response: contracts.AddDeviceResponseSchema }, ({ user, body }) => devices.add(db, user, body));
