@@ -133,9 +133,17 @@ describe("enrichPosition", () => {
       ]);
     });
 
-    it("falls back to motion when the sensor's tag is missing", () => {
-      const [, b] = run([at(1_000, true), at(5_000, undefined, 20)], undefined, [], withIgnition);
+    it("keeps the engine state of the fix before when the sensor's tag is missing, and goes by motion without one", () => {
+      // A heartbeat without the tag while standing with the engine running: still running, still counting.
+      const [, b] = run([at(1_000, true), at(5_000, undefined, 0)], undefined, [], withIgnition);
       expect(b!.state).toMatchObject({ engineOn: true, engineSeconds: 4 });
+      expect(b!.enriched.engineOn).toBe(true);
+      // Moving without the tag after the ignition went off: still off.
+      const [, off] = run([at(1_000, false), at(5_000, undefined, 20)], undefined, [], withIgnition);
+      expect(off!.enriched.engineOn).toBe(false);
+      // Nothing known before: motion.
+      expect(run([at(1_000, undefined, 20)], undefined, [], withIgnition)[0]!.enriched.engineOn).toBe(true);
+      expect(run([at(1_000, undefined, 0)], undefined, [], withIgnition)[0]!.enriched.engineOn).toBe(false);
     });
 
     it("leaves engine state and time alone for a late, older fix", () => {

@@ -27,6 +27,14 @@ describe("engineOn", () => {
     expect(engineOn(device("ignition"), [ignition], sensorIn({ ignition: "unknown" }, { speedKmh: 20 }))).toBe(true);
   });
 
+  it("keeps the state held before when the sensor reads nothing, but not without the sensor", () => {
+    expect(engineOn(device("ignition"), [ignition], sensorIn({}, { speedKmh: 0 }), true)).toBe(true);
+    expect(engineOn(device("ignition"), [ignition], sensorIn({}, { speedKmh: 50 }), false)).toBe(false);
+    expect(engineOn(device("ignition"), [ignition], sensorIn({ ignition: false }, { speedKmh: 0 }), true)).toBe(false);
+    expect(engineOn(device("engine"), [ignition], sensorIn({}, { speedKmh: 0 }), true)).toBe(false);
+    expect(engineOn(device("gps"), [ignition], sensorIn({}, { speedKmh: 0 }), true)).toBe(false);
+  });
+
   it("picks the sensor engine detection reads", () => {
     expect(engineSensorOf("acc", [ignition, acc])).toBe(acc);
     expect(engineSensorOf("gps", [ignition, acc])).toBeUndefined();

@@ -4,15 +4,19 @@ import { tagValue } from "./values.js";
 
 /**
  * Whether the engine runs, by the device's `detect_engine`: the first sensor of that
- * type (ignition, acc or engine) when it gives an on/off reading; otherwise, and for
- * "gps", motion (speed at or above the device's minimum moving speed), as a device
- * without a usable sensor has nothing better to go by.
+ * type (ignition, acc or engine) when it gives an on/off reading. A fix the sensor reads
+ * nothing at (a heartbeat or an alarm without the tag) keeps `held`, the state known before
+ * it, when there is one: it says nothing of the engine, and guessing from motion would turn
+ * a standing vehicle's running engine off and on again. Otherwise, and for "gps", motion
+ * (speed at or above the device's minimum moving speed), as a device without a usable
+ * sensor has nothing better to go by.
  */
-export function engineOn(device: EngineDevice, sensors: readonly OnOffSensor[], input: Pick<SensorInput, "attributes" | "speedKmh">): boolean {
+export function engineOn(device: EngineDevice, sensors: readonly OnOffSensor[], input: Pick<SensorInput, "attributes" | "speedKmh">, held?: boolean): boolean {
   if (device.detectEngine !== "gps") {
     const sensor = sensors.find((s) => s.type === device.detectEngine);
     const on = sensor ? onOffValue(sensor, tagValue(input.attributes, sensor.tagName)) : null;
     if (on !== null) return on;
+    if (sensor && held !== undefined) return held;
   }
   return input.speedKmh >= device.minMovingSpeed;
 }

@@ -22,7 +22,8 @@ export function deviceSensorReadings(device: Pick<UserDeviceRecord, "detectEngin
   return {
     // Every sensor, popup or not: the item carries show_in_popup so the client can choose.
     readings: definitions.map((s) => ({ name: s.name, value: readSensor(s, input).text, show_in_popup: s.showInPopup ? "1" : "0" })),
-    engineStatus: input ? engineOn(engineDevice(device), definitions, input) : null,
+    // The tracker's engine state at the fix, kept from before it when the sensor read nothing there.
+    engineStatus: input ? engineOn(engineDevice(device), definitions, input, state?.engineOn) : null,
     definitions,
     input,
   };

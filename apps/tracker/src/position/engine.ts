@@ -3,10 +3,10 @@ import { engineOn } from "@fleet/sensors";
 import type { DeviceInfo } from "../handlers/device-directory.js";
 import type { PositionHandler } from "./context.js";
 
-/** Whether the engine runs at this fix, by the device's engine sensor or, failing that, motion. */
-export function engineOnAt(device: DeviceInfo, raw: RawPosition, speedKmh: number): boolean {
+/** Whether the engine runs at this fix, by the device's engine sensor, else `held` (the state before it) when the sensor reads nothing, else motion. */
+export function engineOnAt(device: DeviceInfo, raw: RawPosition, speedKmh: number, held?: boolean): boolean {
   const sensors = device.engineSensor ? [device.engineSensor] : [];
-  return engineOn({ detectEngine: device.detectEngine ?? "gps", minMovingSpeed: device.minMovingSpeed }, sensors, { attributes: raw.attributes, speedKmh });
+  return engineOn({ detectEngine: device.detectEngine ?? "gps", minMovingSpeed: device.minMovingSpeed }, sensors, { attributes: raw.attributes, speedKmh }, held);
 }
 
 /**
@@ -26,6 +26,8 @@ function engineSecondsAfter(current: LiveState | undefined, on: boolean, fixTime
  */
 export const engine: PositionHandler = (ctx) => {
   const { current, raw } = ctx;
-  ctx.engineOn = engineOnAt(ctx.device, raw, ctx.speedKmh);
+  // A new latest fix the sensor reads nothing at keeps the engine state of the one before; a
+  // late fix has no state known just before it, and goes by motion.
+  ctx.engineOn = engineOnAt(ctx.device, raw, ctx.speedKmh, ctx.newest ? current?.engineOn : undefined);
   ctx.engineSeconds = ctx.newest ? engineSecondsAfter(current, ctx.engineOn, raw.fixTime) : (current!.engineSeconds ?? 0);
 };
