@@ -77,4 +77,34 @@ describe("the sweep over silent devices", () => {
     const away = evaluateDevice(rules, track(6, MIN, (i) => ({ moving: i < 2, latitude: 54.6 })), undefined);
     expect(sweepDevice(rules, { ...liveState(T0 + 5 * MIN), latitude: 54.6 }, away.state, T0 + 12 * MIN)).toEqual([]);
   });
+
+  it("finds idling, the ignition on and idling at a point that outlasted the device's last position, once, as the positions would", () => {
+    const depot = { id: 31, name: "Depot", lat: 54.69, lng: 25.28 };
+    const rules = deviceRules(
+      [
+        alert({ id: 1, type: "idle_duration", attributes: { idle_duration: 10 } }),
+        alert({ id: 2, type: "ignition_duration", attributes: { ignition_duration: 10 } }),
+        alert({ id: 3, type: "poi_idle_duration", pois: [31], attributes: { idle_duration: 10, distance_tolerance: 100 } }),
+      ],
+      { pois: [depot] },
+    );
+    // Driving, then standing with the engine running from minute 2, then silent after minute 5.
+    const at = (i: number) => ({ moving: i < 2, speedKmh: i < 2 ? 40 : 0, engineOn: true });
+    const { found, state } = evaluateDevice(rules, track(6, MIN, at), undefined);
+    expect(found).toEqual([]);
+    // The ignition has been on since minute 0, the idling since minute 2.
+    expect(sweepDevice(rules, liveState(T0 + 5 * MIN), state, T0 + 10 * MIN).map((f) => f.event.type)).toEqual(["ignition_duration"]);
+    const swept = sweepDevice(rules, liveState(T0 + 5 * MIN), state, T0 + 12 * MIN);
+    expect(swept.map((f) => [f.event.type, f.event.message])).toEqual([
+      ["idle_duration", "Idle for more than 10 min"],
+      ["ignition_duration", "Ignition on for more than 10 min"],
+      ["poi_idle_duration", "Idle at Depot for more than 10 min"],
+    ]);
+    // Had the device reported at minute 12, its positions would have recorded the same events.
+    const later = evaluateDevice(rules, track(13, MIN, at), undefined);
+    expect(later.found.map((f) => f.event.dedupeKey).sort()).toEqual(swept.map((f) => f.event.dedupeKey).sort());
+    // With the engine off at the last position there is no idling or ignition spell to carry on.
+    const parked = evaluateDevice(rules, track(6, MIN, (i) => ({ ...at(i), engineOn: i < 2 })), undefined);
+    expect(sweepDevice(rules, liveState(T0 + 5 * MIN), parked.state, T0 + 30 * MIN)).toEqual([]);
+  });
 });

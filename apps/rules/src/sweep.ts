@@ -10,16 +10,42 @@ import { inPeriod, inSchedule, inZone } from "./scope.js";
 
 /*
  * What a silent device must fire, found by time rather than by a position: offline for
- * longer than an offline_duration alert's minutes, or stopped (its last position not moving)
- * for longer than a stop_duration or poi_stop_duration alert's, when no later position came
- * to say so. The
+ * longer than an offline_duration alert's minutes, or in a spell its last position began or
+ * continued (stopped, idling, the ignition on, at a point of interest or not) for longer than
+ * the duration alert's minutes, when no later position came to say it ended. The
  * vendor checks these durations by a sweep too. Events carry the episode's key, so sweeping
  * again, another instance's sweep, or the position that later crosses the same limit record
  * nothing new.
  */
 
 /** The alert types the sweep looks at. */
-export const SWEPT_TYPES = ["offline_duration", "stop_duration", "poi_stop_duration"] as const;
+export const SWEPT_TYPES = ["offline_duration", "stop_duration", "poi_stop_duration", "idle_duration", "poi_idle_duration", "ignition_duration"] as const;
+
+/** The spells the sweep carries on past a device's last position: the minutes' attribute, and whether the spell is at a point of interest. */
+const SWEPT_SPELLS = {
+  stop_duration: { minutes: "stop_duration", poi: false },
+  poi_stop_duration: { minutes: "stop_duration", poi: true },
+  idle_duration: { minutes: "idle_duration", poi: false },
+  poi_idle_duration: { minutes: "idle_duration", poi: true },
+  ignition_duration: { minutes: "ignition_duration", poi: false },
+} as const;
+
+/** The spell's event message, in the owner's language; undefined for a point-of-interest spell whose point is gone. */
+function spellMessage(type: keyof typeof SWEPT_SPELLS, lang: string, minutes: number, poi: string | undefined): string | undefined {
+  const m = messagesFor(lang);
+  switch (type) {
+    case "stop_duration":
+      return m.stopDuration(minutes);
+    case "idle_duration":
+      return m.idleDuration(minutes);
+    case "ignition_duration":
+      return m.ignitionDuration(minutes);
+    case "poi_stop_duration":
+      return poi === undefined ? undefined : m.poiStopDuration(poi, minutes);
+    case "poi_idle_duration":
+      return poi === undefined ? undefined : m.poiIdleDuration(poi, minutes);
+  }
+}
 
 const MINUTE = 60_000;
 
@@ -61,14 +87,15 @@ export function sweepDevice(rules: DeviceRules, state: LiveState | undefined, me
       if (minutes !== undefined && now - state.serverTime > minutes * MINUTE) {
         due = { detection: { type: "offline_duration", message: messagesFor(owner.lang).offlineDuration(minutes), episode: state.serverTime }, at: state.serverTime + minutes * MINUTE };
       }
-    } else if (alert.type === "stop_duration" || alert.type === "poi_stop_duration") {
-      const minutes = alert.attributes.stop_duration;
+    } else if (alert.type in SWEPT_SPELLS) {
+      const type = alert.type as keyof typeof SWEPT_SPELLS;
+      const minutes = alert.attributes[SWEPT_SPELLS[type].minutes];
       const spell = memory?.[memoryKey(alert)] as SpellMemory | undefined;
       if (minutes !== undefined && spell?.since != null && !spell.fired && now - spell.since >= minutes * MINUTE) {
-        // A stop at a point of interest is named by the one its last position is at.
-        const poi = alert.type === "poi_stop_duration" ? poiAt(rules, alert, state) : undefined;
-        const message = alert.type === "stop_duration" ? messagesFor(owner.lang).stopDuration(minutes) : poi && messagesFor(owner.lang).poiStopDuration(poi.name, minutes);
-        if (message !== undefined) due = { detection: { type: alert.type, message, episode: spell.since }, at: spell.since + minutes * MINUTE };
+        // A spell at a point of interest is named by the one its last position is at.
+        const poi = SWEPT_SPELLS[type].poi ? poiAt(rules, alert, state)?.name : undefined;
+        const message = spellMessage(type, owner.lang, minutes, poi);
+        if (message !== undefined) due = { detection: { type, message, episode: spell.since }, at: spell.since + minutes * MINUTE };
       }
     }
     if (!due) continue;
