@@ -28,4 +28,18 @@ describe("fuel_change", () => {
     const parked = track(6, 60_000, (i) => ({ attributes: { fuel: [60, 55, 48, 40, 39, 39][i]! } }));
     expect(runTrack(deviceRules([theft(20)], { fuelSensor: fuelTank() }), parked).events.map((e) => [e.type, e.message])).toEqual([["fuel_theft", "Fuel dropped: 20 l"]]);
   });
+
+  it("reports fuel siphoned after a fill in the same stop, and a fill after a siphoning, by how far the level moved", () => {
+    const stop = (levels: number[]) => track(levels.length, 60_000, (i) => ({ attributes: { fuel: levels[i]! } }));
+    const fillThenSiphon = stop([50, 50, 80, 80, 55, 55]);
+    expect(runTrack(deviceRules([theft(10)], { fuelSensor: fuelTank() }), fillThenSiphon).events.map((e) => [e.type, e.message])).toEqual([["fuel_theft", "Fuel dropped: 25 l"]]);
+    const siphonThenFill = stop([50, 50, 20, 20, 45, 45]);
+    expect(runTrack(deviceRules([fill(10)], { fuelSensor: fuelTank() }), siphonThenFill).events.map((e) => [e.type, e.message])).toEqual([["fuel_fill", "Fuel filled: 25 l"]]);
+    // Both alerts on one device: the fill, then the siphoning from the filled level.
+    const both = runTrack(deviceRules([fill(10), { ...theft(10), id: 2 }], { fuelSensor: fuelTank() }), stop([50, 70, 75, 50, 50]));
+    expect(both.events.map((e) => [e.type, e.message])).toEqual([
+      ["fuel_fill", "Fuel filled: 20 l"],
+      ["fuel_theft", "Fuel dropped: 25 l"],
+    ]);
+  });
 });

@@ -3,7 +3,10 @@ import { messagesFor } from "../messages.js";
 import type { DeviceRules, RuleAlert } from "../model.js";
 
 export interface FuelMemory {
-  /** While standing: the level when the device stopped, or after the last event of this stop. */
+  /**
+   * While standing: the level the change is measured from, the level when the device stopped
+   * or after the last event of this stop, followed up (for a theft) or down (for a fill) since.
+   */
   standingFrom: number | null;
 }
 
@@ -41,9 +44,9 @@ const shown = (change: number, sensor: Sensor) => {
 
 /**
  * fuel_change: a fill (`state` 1) or a theft (2) of at least the alert's amount, read from the
- * device's fuel level sensor. While the device stands, the level is compared with the level
- * when it stopped, so a fill or a siphoning spread over many positions still counts, once per
- * stop; while it moves, with the position before (kept once per device by the chain), so what
+ * device's fuel level sensor. While the device stands, the level is compared with the highest
+ * (for a theft) or lowest (for a fill) since it stopped, so a fill or a siphoning spread over
+ * many positions still counts, and so does a siphoning after a fill in the same stop; while it moves, with the position before (kept once per device by the chain), so what
  * the engine burns along the way is never mistaken for a theft (Traccar's FuelEventHandler
  * compares consecutive positions).
  */
@@ -62,6 +65,7 @@ export const fuelChange: Detector<FuelMemory> = ({ position, alert, device, owne
   if (alert.attributes.state === THEFT && -change >= threshold) {
     return { events: [{ type: "fuel_theft", message: messagesFor(owner.lang).fuelDropped(shown(change, sensor!)) }], next: { standingFrom: standing ? level : null } };
   }
-  const standingFrom = standing ? from : null;
+  const state = alert.attributes.state;
+  const standingFrom = !standing ? null : state === THEFT ? Math.max(from, level) : state === FILL ? Math.min(from, level) : from;
   return previous.standingFrom === standingFrom ? UNCHANGED : quiet({ standingFrom });
 };
