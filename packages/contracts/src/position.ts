@@ -54,10 +54,15 @@ export function isValidFix(attributes: Attributes): boolean {
  */
 const CARD_KEYS = ["rfid", "driveruniqueid"] as const;
 export function rfidOf(attributes: Attributes): string | undefined {
+  return cardAsSent(attributes)?.toLowerCase();
+}
+
+/** The driver card a position carries, trimmed but as the device wrote it: for messages that show it. */
+export function cardAsSent(attributes: Attributes): string | undefined {
   for (const key of CARD_KEYS) {
     const v = knownAttribute(attributes, key);
     if (typeof v !== "string" && typeof v !== "number") continue;
-    const rfid = String(v).trim().toLowerCase();
+    const rfid = String(v).trim();
     if (rfid !== "") return rfid;
   }
   return undefined;
