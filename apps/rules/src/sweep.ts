@@ -1,7 +1,7 @@
 import type { EnrichedPosition, LiveState } from "@fleet/contracts";
 import type { RuleState } from "@fleet/live";
 import type { Detection } from "./detector.js";
-import type { SpellMemory } from "./detectors/durations.js";
+import { SPELLS, type SpellMemory } from "./detectors/durations.js";
 import { poiAt } from "./detectors/pois.js";
 import { eventInput, memoryKey, type Found } from "./evaluate.js";
 import { messagesFor } from "./messages.js";
@@ -18,34 +18,12 @@ import { inPeriod, inSchedule, inZone } from "./scope.js";
  * nothing new.
  */
 
+/** The spells the sweep carries on past a device's last position (not move_duration: a silent device is not moving). */
+const SWEPT_SPELLS = ["stop_duration", "poi_stop_duration", "idle_duration", "poi_idle_duration", "ignition_duration"] as const satisfies readonly (keyof typeof SPELLS)[];
+const isSwept = (type: string): type is (typeof SWEPT_SPELLS)[number] => (SWEPT_SPELLS as readonly string[]).includes(type);
+
 /** The alert types the sweep looks at. */
-export const SWEPT_TYPES = ["offline_duration", "stop_duration", "poi_stop_duration", "idle_duration", "poi_idle_duration", "ignition_duration"] as const;
-
-/** The spells the sweep carries on past a device's last position: the minutes' attribute, and whether the spell is at a point of interest. */
-const SWEPT_SPELLS = {
-  stop_duration: { minutes: "stop_duration", poi: false },
-  poi_stop_duration: { minutes: "stop_duration", poi: true },
-  idle_duration: { minutes: "idle_duration", poi: false },
-  poi_idle_duration: { minutes: "idle_duration", poi: true },
-  ignition_duration: { minutes: "ignition_duration", poi: false },
-} as const;
-
-/** The spell's event message, in the owner's language; undefined for a point-of-interest spell whose point is gone. */
-function spellMessage(type: keyof typeof SWEPT_SPELLS, lang: string, minutes: number, poi: string | undefined): string | undefined {
-  const m = messagesFor(lang);
-  switch (type) {
-    case "stop_duration":
-      return m.stopDuration(minutes);
-    case "idle_duration":
-      return m.idleDuration(minutes);
-    case "ignition_duration":
-      return m.ignitionDuration(minutes);
-    case "poi_stop_duration":
-      return poi === undefined ? undefined : m.poiStopDuration(poi, minutes);
-    case "poi_idle_duration":
-      return poi === undefined ? undefined : m.poiIdleDuration(poi, minutes);
-  }
-}
+export const SWEPT_TYPES = ["offline_duration", ...SWEPT_SPELLS] as const;
 
 const MINUTE = 60_000;
 
@@ -87,15 +65,14 @@ export function sweepDevice(rules: DeviceRules, state: LiveState | undefined, me
       if (minutes !== undefined && now - state.serverTime > minutes * MINUTE) {
         due = { detection: { type: "offline_duration", message: messagesFor(owner.lang).offlineDuration(minutes), episode: state.serverTime }, at: state.serverTime + minutes * MINUTE };
       }
-    } else if (alert.type in SWEPT_SPELLS) {
-      const type = alert.type as keyof typeof SWEPT_SPELLS;
-      const minutes = alert.attributes[SWEPT_SPELLS[type].minutes];
-      const spell = memory?.[memoryKey(alert)] as SpellMemory | undefined;
-      if (minutes !== undefined && spell?.since != null && !spell.fired && now - spell.since >= minutes * MINUTE) {
-        // A spell at a point of interest is named by the one its last position is at.
-        const poi = SWEPT_SPELLS[type].poi ? poiAt(rules, alert, state)?.name : undefined;
-        const message = spellMessage(type, owner.lang, minutes, poi);
-        if (message !== undefined) due = { detection: { type, message, episode: spell.since }, at: spell.since + minutes * MINUTE };
+    } else if (isSwept(alert.type)) {
+      const spell = SPELLS[alert.type];
+      const minutes = alert.attributes[spell.minutes];
+      const held = memory?.[memoryKey(alert)] as SpellMemory | undefined;
+      if (minutes !== undefined && held?.since != null && !held.fired && now - held.since >= minutes * MINUTE) {
+        // A spell at a point of interest is named by the one its last position is at; none there, none to name.
+        const poi = "atPoi" in spell ? poiAt(rules, alert, state)?.name : "";
+        if (poi !== undefined) due = { detection: { type: spell.type, message: spell.say(messagesFor(owner.lang), minutes, poi), episode: held.since }, at: held.since + minutes * MINUTE };
       }
     }
     if (!due) continue;
