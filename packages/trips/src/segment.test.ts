@@ -88,20 +88,21 @@ describe("segmentTrack", () => {
     ]);
   });
 
+  /** Fixes 0–30 driving up to 300 s, no data for `seconds` over `km`, then fix 31 and 32–61 driving on. */
+  const aroundGap = (seconds: number, km = 0) => new TrackBuilder(T0).fix().drive(300).gap(seconds, km).fix().drive(300).rows;
+  /** What aroundGap makes when its gap is a stop. The fixes around the gap are moving ones, so the stop's top speed counts neither; the engine ran at both ends, so the gap is engine time, as the tracker counts it. */
+  const gapStop = (seconds: number, km = 0) => [
+    marker(start, 0),
+    { status: drive, first: 0, last: 30, s: 300, km: 5, top: 60, work: 300, idle: 0 },
+    { status: stop, first: 30, last: 31, s: seconds, km, top: 0, work: 0, idle: seconds },
+    { status: drive, first: 31, last: 61, s: 300, km: 5, top: 60, work: 300, idle: 0 },
+    marker(end, 61),
+  ];
+
   it("ends a drive at a gap with no data longer than a stop, the gap being the stop", () => {
-    // Fixes 0–30 up to 300 s, nothing for 10 minutes, then 31 at 900 s and 32–61 driving on.
-    const rows = new TrackBuilder(T0).fix().drive(300).gap(600).fix().drive(300).rows;
-    expect(groupsOf(rows)).toEqual([
-      marker(start, 0),
-      { status: drive, first: 0, last: 30, s: 300, km: 5, top: 60, work: 300, idle: 0 },
-      // The fixes around the gap are moving ones, so the stop's top speed counts neither;
-      // the engine ran at both ends, so the gap is engine time, as the tracker counts it.
-      { status: stop, first: 30, last: 31, s: 600, km: 0, top: 0, work: 0, idle: 600 },
-      { status: drive, first: 31, last: 61, s: 300, km: 5, top: 60, work: 300, idle: 0 },
-      marker(end, 61),
-    ]);
+    expect(groupsOf(aroundGap(600))).toEqual(gapStop(600));
     // A gap shorter than a stop between moving fixes stays in the drive.
-    const short = new TrackBuilder(T0).fix().drive(300).gap(120, 2).fix().drive(300).rows;
+    const short = aroundGap(120, 2);
     expect(groupsOf(short)).toEqual([marker(start, 0), { status: drive, first: 0, last: 61, s: 720, km: 12, top: 60, work: 720, idle: 0 }, marker(end, 61)]);
   });
 
@@ -110,20 +111,11 @@ describe("segmentTrack", () => {
     const sparse = new TrackBuilder(T0, { everyS: 120 }).fix().drive(1200).rows;
     expect(groupsOf(sparse, { minStopMs: 60_000 })).toEqual([marker(start, 0), { status: drive, first: 0, last: 10, s: 1200, km: 20, top: 60, work: 1200, idle: 0 }, marker(end, 10)]);
     // 10 minutes without data, 10 km further on (60 km/h): a tunnel, not a stop.
-    const tunnel = new TrackBuilder(T0).fix().drive(300).gap(600, 10).fix().drive(300).rows;
-    expect(groupsOf(tunnel)).toEqual([marker(start, 0), { status: drive, first: 0, last: 61, s: 1200, km: 20, top: 60, work: 1200, idle: 0 }, marker(end, 61)]);
+    expect(groupsOf(aroundGap(600, 10))).toEqual([marker(start, 0), { status: drive, first: 0, last: 61, s: 1200, km: 20, top: 60, work: 1200, idle: 0 }, marker(end, 61)]);
     // 10 minutes, 0.5 km further on (3 km/h, under the 6 km/h minimum): parked while the tracker slept.
-    const parked = new TrackBuilder(T0).fix().drive(300).gap(600, 0.5).fix().drive(300).rows;
-    expect(groupsOf(parked).map((g) => g.status)).toEqual([start, drive, stop, drive, end]);
+    expect(groupsOf(aroundGap(600, 0.5))).toEqual(gapStop(600, 0.5));
     // An hour or more without data is a stop however far the device went (Traccar's stopGap).
-    const hour = new TrackBuilder(T0).fix().drive(300).gap(3600, 60).fix().drive(300).rows;
-    expect(groupsOf(hour)).toEqual([
-      marker(start, 0),
-      { status: drive, first: 0, last: 30, s: 300, km: 5, top: 60, work: 300, idle: 0 },
-      { status: stop, first: 30, last: 31, s: 3600, km: 60, top: 0, work: 0, idle: 3600 },
-      { status: drive, first: 31, last: 61, s: 300, km: 5, top: 60, work: 300, idle: 0 },
-      marker(end, 61),
-    ]);
+    expect(groupsOf(aroundGap(3600, 60))).toEqual(gapStop(3600, 60));
   });
 
   it("makes a stop of a spell parked with the ignition off, whatever the GPS speed says, with no engine time", () => {
