@@ -1,0 +1,42 @@
+import { expect, it } from "vitest";
+import { AddDeviceResponseSchema, LoginResponseSchema } from "@fleet/contracts";
+import { countUserDevices } from "@fleet/db";
+import { describeApi, deviceFields, invalid, ok } from "./fixture.js";
+
+/** Flat form fields as a query: every value a string, as a URL carries it. */
+const asQuery = (fields: Record<string, unknown>) => Object.fromEntries(Object.entries(fields).map(([k, v]) => [k, String(v)]));
+
+describeApi("a POST's fields in the query, as Laravel reads them", (h) => {
+  it("creates a device posted with every field in the query and no body", async () => {
+    const user = await h.newUser();
+    const fields = deviceFields();
+    const { id } = ok(await h.post("/add_device", { user, query: asQuery(fields) }), AddDeviceResponseSchema);
+    const listed = (await h.get("/get_devices", { user })).body as { items: { id: number; name: string; device_data: { imei: string } }[] }[];
+    expect(listed.flatMap((g) => g.items).map((d) => [d.id, d.name, d.device_data.imei])).toEqual([[id, fields.name, fields.imei]]);
+  });
+
+  it("reads the body's value of a field given in both, and the query's for the rest", async () => {
+    const user = await h.newUser();
+    const { name, ...rest } = deviceFields();
+    await h.post("/add_device", { user, query: asQuery({ ...rest, name: "From the query" }), body: { name } });
+    const listed = (await h.get("/get_devices", { user })).body as { items: { name: string }[] }[];
+    expect(listed.flatMap((g) => g.items).map((d) => d.name)).toEqual([name]);
+  });
+
+  it("validates query fields as the body's: a bad one is a 422 naming it, and nothing is made", async () => {
+    const user = await h.newUser();
+    expect(invalid(await h.post("/add_device", { user, query: asQuery(deviceFields({ tail_length: "many" })) }))).toHaveProperty("tail_length");
+    expect(await countUserDevices(h.db, user.id)).toBe(0);
+  });
+
+  it("logs in with the credentials in the query", async () => {
+    const user = await h.newUser();
+    ok(await h.post("/login", { lang: null, query: { email: user.email, password: user.password } }), LoginResponseSchema);
+  });
+
+  it("still refuses a JSON body that is not an object", async () => {
+    const user = await h.newUser();
+    expect(invalid(await h.post("/add_device", { user, query: asQuery(deviceFields()), body: [1] }))).toHaveProperty("body");
+    expect(await countUserDevices(h.db, user.id)).toBe(0);
+  });
+});
