@@ -271,6 +271,21 @@ describeApi("devices: live list", (h) => {
       expect(res.items.find((i) => i.id === silent)).toMatchObject({ online: "offline", tail: "[]" });
     });
 
+    it("shows the engine setting, engine hours, total distance and parameter names the Swagger lists on its items", async () => {
+      const user = await h.newUser({ unitOfDistance: "mi" });
+      const [reporting, silent] = [await h.addDevice(user), await h.addDevice(user)];
+      ok(await h.post("/edit_device", { user, body: { device_id: reporting, detect_engine: "acc" } }), Type.Object({ status: Type.Literal(1) }));
+      const attributes = { power: 12.5, ignition: true, io239: 1 };
+      await h.live.putStates([{ state: liveState(reporting, { odometerKm: 1609.344, engineSeconds: 5400, attributes }), userIds: [user.id] }]);
+      const items = new Map((await latest(h, user)).items.map((i) => [i.id, i]));
+      const fields = (id: number) => {
+        const { detect_engine, engine_hours, total_distance, parameters } = items.get(id)!;
+        return { detect_engine, engine_hours, total_distance, parameters };
+      };
+      expect(fields(reporting)).toEqual({ detect_engine: "acc", engine_hours: "1.50", total_distance: "1000.00", parameters: ["ignition", "io239", "power"] });
+      expect(fields(silent)).toEqual({ detect_engine: "gps", engine_hours: "0.00", total_distance: "0.00", parameters: [] });
+    });
+
     it("returns only what changed since the time it handed out", async () => {
       const user = await h.newUser();
       const [a, b, c] = [await h.addDevice(user), await h.addDevice(user), await h.addDevice(user)];

@@ -1,7 +1,7 @@
 import {
   NotFoundError, assertNoErrors, readChangeActive,
   detectEngineOptions, deviceIconIds, deviceIcons, engineHoursOptions, fuelMeasurementIds, fuelMeasurements, timezones,
-  type AddDeviceBody, type ChangeActiveDevice, type DeviceListFilter, type EditDeviceBody, type EditDeviceDataResponse, type EditDeviceItem, type GetDevicesQuery, type LatestDeviceItem, type LiveDeviceItem,
+  type AddDeviceBody, type ChangeActiveDevice, type DeviceListFilter, type EditDeviceBody, type EditDeviceDataResponse, type EditDeviceItem, type GetDevicesQuery, type LatestDeviceItem, type LiveDeviceItem, type LiveState,
 } from "@fleet/contracts";
 import {
   UserGroup, createDevice, destroyDevice, findUserDevice, listDeviceGroups, listUsers, setDevicesActive, updateDevice,
@@ -12,6 +12,7 @@ import { todayIn } from "@fleet/sensors";
 import { clockOf } from "../lib/clock.js";
 import { liveExtras } from "../lib/live-extras.js";
 import { deviceData, liveItem, liveListContext } from "../lib/live-item.js";
+import { latestItem } from "../lib/live-latest.js";
 import type { LiveRecord, LiveRecordCache, UserRecords } from "../lib/live-records.js";
 import type { LiveStateCache } from "../lib/live-states.js";
 import type { ApiSettings } from "../plugins/app/services.js";
@@ -142,18 +143,19 @@ export async function changeActive(db: Db, user: User, input: ChangeActiveDevice
  * The live list's items of these records, each with its device's latest state, at `now` on
  * the store's clock. `whole`: the user's whole fleet, whose states come through the cache.
  */
-async function liveItems({ live, liveStates, settings }: LiveView, user: User, records: readonly LiveRecord[], now: number, whole = false): Promise<LiveDeviceItem[]> {
-  if (records.length === 0) return [];
+async function liveItems({ live, liveStates, settings }: LiveView, user: User, records: readonly LiveRecord[], now: number, whole = false): Promise<{ items: LiveDeviceItem[]; states: ReadonlyMap<number, LiveState> }> {
+  if (records.length === 0) return { items: [], states: new Map() };
   const ids = records.map((r) => r.device.id);
   // Items show each device's last tail_length points; the state keeps up to thirty.
   let tailMax = 0;
   for (const r of records) tailMax = Math.max(tailMax, r.device.tailLength);
   const states = await (whole && liveStates ? liveStates.ofUser(user.id, ids, tailMax) : live.getStates(ids, tailMax));
   const ctx = liveListContext(user, now, settings.offlineAfterMs);
-  return records.map((r) => {
+  const items = records.map((r) => {
     const state = states.get(r.device.id);
     return liveItem(r, state, ctx, liveExtras(user, r, state, now));
   });
+  return { items, states };
 }
 
 /** The devices get_devices pages by when a client gives page or limit without the other (the Swagger's default). */
@@ -182,7 +184,7 @@ export async function liveList(view: LiveView, user: User, query: GetDevicesQuer
   const now = Date.now();
   // Without filters on state, the page is known before any state is read.
   if (paged && !filter.byState) listed = page(listed);
-  let shown = (await liveItems(view, user, listed, now, true)).map((item, i) => ({ record: listed[i]!, item }));
+  let shown = (await liveItems(view, user, listed, now, true)).items.map((item, i) => ({ record: listed[i]!, item }));
   if (filter.byState) shown = shown.filter((s) => filter.item(s.item, now));
   if (paged && filter.byState) shown = page(shown);
   const byGroup = new Map<number, { id: number; title: string; items: LiveDeviceItem[] }>();
@@ -223,13 +225,11 @@ export async function latest(view: LiveView, user: User, time: number | undefine
   // could miss a change the index has forgotten, so it gets every device instead.
   const complete = time !== undefined && indexCovers(since, now);
   const listed = (complete ? changedRecords(records, deviceIds, user, since, now) : records.all()).filter((r) => filter.record(r.device));
-  const shown = (await liveItems(view, user, listed, now, !complete)).filter((item) => !filter.byState || filter.item(item, now));
-  const items: LatestDeviceItem[] = shown.map((item) => ({
-    ...item,
-    sensors: JSON.stringify(item.sensors),
-    services: JSON.stringify(item.services),
-    tail: JSON.stringify(item.tail),
-  }));
+  const { items: all, states } = await liveItems(view, user, listed, now, !complete);
+  const items: LatestDeviceItem[] = [];
+  all.forEach((item, i) => {
+    if (!filter.byState || filter.item(item, now)) items.push(latestItem(item, listed[i]!, states.get(item.id), user));
+  });
   const next = Math.floor(now / 1000);
   // Events marked up to the second the answer's `time` names, where the next poll starts.
   // A first poll has none (the client has nothing to be told is new); marking an event

@@ -150,8 +150,21 @@ export const LiveDeviceItemSchema = Type.Object({
 });
 export type LiveDeviceItem = Static<typeof LiveDeviceItemSchema>;
 
-/** `get_devices_latest` items: the same, with sensors, services and tail as JSON text. */
-export const LatestDeviceItemSchema = Type.Object({ ...liveItemFields, sensors: S, services: S, tail: S });
+/**
+ * `get_devices_latest` items: the same, with sensors, services and tail as JSON text, and what
+ * the vendor's Swagger lists there only: the engine detection setting, engine hours and total
+ * distance as the device's services count them, and its latest position's parameter names.
+ */
+export const LatestDeviceItemSchema = Type.Object({
+  ...liveItemFields,
+  sensors: S,
+  services: S,
+  tail: S,
+  detect_engine: S,
+  engine_hours: Type.String({ description: "hours, two decimals" }),
+  total_distance: Type.String({ description: "in the user's distance unit, two decimals" }),
+  parameters: Type.Array(S, { description: "the names of the latest position's parameters, sorted" }),
+});
 export type LatestDeviceItem = Static<typeof LatestDeviceItemSchema>;
 
 export const GetDevicesResponseSchema = Type.Array(Type.Object({ id: Type.Integer(), title: S, items: Type.Array(LiveDeviceItemSchema) }));
