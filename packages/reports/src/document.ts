@@ -5,10 +5,21 @@
  */
 
 /**
- * A table cell. A number stays a number to the end (a spreadsheet can sum it); its unit is in
- * the column's heading. Text is shown as it is (times, durations, names, addresses).
+ * A duration: shown as its text ("1h 24min") where text is all a format has, and kept as a
+ * time in a spreadsheet, which can sum it.
  */
-export type Cell = string | number | null;
+export interface DurationCell {
+  durationMs: number;
+  text: string;
+}
+
+/**
+ * A table cell. A number stays a number to the end (a spreadsheet can sum it); its unit is in
+ * the column's heading. So does a duration. Text is shown as it is (times, names, addresses).
+ */
+export type Cell = string | number | null | DurationCell;
+
+export const isDuration = (cell: Cell): cell is DurationCell => typeof cell === "object" && cell !== null;
 
 export interface ReportColumn {
   /** The heading, in the user's language, with the unit when the cells are numbers ("Distance (km)"). */

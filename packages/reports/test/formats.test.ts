@@ -11,6 +11,7 @@ import { pageText } from "./poppler.js";
  * spreadsheet and both PDFs.
  */
 
+const EXCEL_DAY_0 = Date.UTC(1899, 11, 30);
 const doc = drivesAndStops(heading("Drives and stops"), [truck()].map(groups), ctx());
 /** The three rows as a user reads them: status, start, end, duration, distance, top and average speed. */
 const ROWS = [
@@ -39,16 +40,24 @@ describe("drives and stops, read back from each format", () => {
     }
   });
 
-  it("xls: each row's cells, numbers as numbers equal to the track's", async () => {
+  it("xls: each row's cells, numbers as numbers and durations as times equal to the track's", async () => {
     const book = new ExcelJS.Workbook();
     await book.xlsx.load((await renderReport(doc, "xls")).body as unknown as ExcelJS.Buffer);
-    const values: unknown[][] = [];
-    book.worksheets[0]!.eachRow((row) => values.push((row.values as unknown[]).slice(1)));
-    const rows = values.filter((r) => r[0] === "Drive" || r[0] === "Stop").map((r) => r.slice(0, 7).map((v) => (typeof v === "number" ? Math.round(v * 100) / 100 : v)));
+    const rows: unknown[][] = [];
+    const durationFormats = new Set<string>();
+    book.worksheets[0]!.eachRow((row) => {
+      const values = (row.values as unknown[]).slice(1, 8);
+      if (values[0] !== "Drive" && values[0] !== "Stop") return;
+      durationFormats.add(row.getCell(4).numFmt);
+      // A duration is a time (days, as spreadsheets count it), which ExcelJS reads back as a date
+      // from the spreadsheets' day 0: here in seconds since then.
+      rows.push(values.map((v) => (v instanceof Date ? (v.getTime() - EXCEL_DAY_0) / 1000 : typeof v === "number" ? Math.round(v * 100) / 100 : v)));
+    });
     expect(rows).toEqual([
-      ["Drive", "2026-01-05 08:00:00", "2026-01-05 08:10:10", "610s", 10, 60, 59],
-      ["Stop", "2026-01-05 08:10:10", "2026-01-05 08:20:10", "600s", 0, 0, 0],
-      ["Drive", "2026-01-05 08:20:10", "2026-01-05 08:25:10", "300s", 10, 120, 120],
+      ["Drive", "2026-01-05 08:00:00", "2026-01-05 08:10:10", 610, 10, 60, 59],
+      ["Stop", "2026-01-05 08:10:10", "2026-01-05 08:20:10", 600, 0, 0, 0],
+      ["Drive", "2026-01-05 08:20:10", "2026-01-05 08:25:10", 300, 10, 120, 120],
     ]);
+    expect([...durationFormats]).toEqual(["[h]:mm:ss"]);
   });
 });

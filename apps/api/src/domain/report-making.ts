@@ -135,7 +135,7 @@ export async function makeReport(deps: ReportMakingDeps, user: User, definition:
   const ctx: ReportContext = {
     units,
     time: localTimes(clock),
-    duration: formatDuration,
+    duration: (ms) => ({ durationMs: ms, text: formatDuration(ms) }),
     speedLimitKmh: definition.speedLimit === null ? null : units.distanceUnit === "mi" ? definition.speedLimit * KM_PER_MILE : definition.speedLimit,
     localInstant: (date, time) => clock.toInstant(date, time),
   };

@@ -1,8 +1,9 @@
-import { shownNumber, type Cell, type ReportColumn, type ReportTable } from "../document.js";
+import { isDuration, shownNumber, type Cell, type ReportColumn, type ReportTable } from "../document.js";
 
-/** A cell as the text formats show it: a number with its column's decimals, nothing for null. */
+/** A cell as the text formats show it: a number with its column's decimals, a duration's text, nothing for null. */
 export function cellText(cell: Cell, column: ReportColumn): string {
   if (cell === null) return "";
+  if (isDuration(cell)) return cell.text;
   return typeof cell === "number" ? shownNumber(cell, column) : cell;
 }
 

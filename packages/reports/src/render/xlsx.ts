@@ -1,5 +1,5 @@
 import ExcelJS from "exceljs";
-import { REPORT_FILE_TYPES, type Cell, type RenderedReport, type ReportColumn, type ReportDocument, type ReportSection, type ReportTable } from "../document.js";
+import { isDuration, REPORT_FILE_TYPES, type Cell, type RenderedReport, type ReportColumn, type ReportDocument, type ReportSection, type ReportTable } from "../document.js";
 import { cellText } from "./cells.js";
 import { sheetNames } from "./sheet-names.js";
 
@@ -14,6 +14,9 @@ import { sheetNames } from "./sheet-names.js";
  * sheet repeats the title and subtitle so it reads on its own when printed or copied out.
  */
 
+const DAY_MS = 86_400_000;
+/** Elapsed hours (not wrapped at 24), minutes and seconds. */
+export const DURATION_FORMAT = "[h]:mm:ss";
 const MIN_WIDTH = 6;
 const MAX_WIDTH = 60;
 const HEADER_FILL: ExcelJS.Fill = { type: "pattern", pattern: "solid", fgColor: { argb: "FFE8E8E8" } };
@@ -50,12 +53,17 @@ class SheetWriter {
     this.sheet.addRow([]);
   }
 
-  /** A row of cells, numbers kept as numbers with their format, each cell's shown text measured. */
+  /**
+   * A row of cells, numbers kept as numbers with their format and durations as times (days, as
+   * spreadsheets count time, shown as hours:minutes:seconds past 24 hours), each cell's shown
+   * text measured.
+   */
   cells(values: readonly Cell[], columns: readonly ReportColumn[]): ExcelJS.Row {
-    const row = this.sheet.addRow(values.map((v) => v ?? null));
+    const row = this.sheet.addRow(values.map((v) => (isDuration(v) ? v.durationMs / DAY_MS : v)));
     values.forEach((value, i) => {
       const column = columns[i] ?? { title: "" };
       if (typeof value === "number") row.getCell(i + 1).numFmt = numberFormat(value, column);
+      else if (isDuration(value)) row.getCell(i + 1).numFmt = DURATION_FORMAT;
       this.measure(i, cellText(value, column));
     });
     return row;

@@ -1,14 +1,15 @@
 import type { HistoryRow, UserUnits } from "@fleet/contracts";
 import type { GeofenceShape } from "@fleet/geo";
 import type { Segmentation } from "@fleet/trips";
+import type { DurationCell } from "../document.js";
 
 /** How a report speaks to its user: their units and clock, and the report's own settings. */
 export interface ReportContext {
   units: UserUnits;
   /** An instant on the user's clock, "YYYY-MM-DD HH:MM:SS". */
   time(ms: number): string;
-  /** A length of time as the vendor's screens show it ("1h 5min"). */
-  duration(ms: number): string;
+  /** A length of time: its text as the vendor's screens show it ("1h 5min"), kept with its length for spreadsheets. */
+  duration(ms: number): DurationCell;
   /** The report's speed limit in km/h (converted from the user's unit), for the types that count overspeeds. */
   speedLimitKmh: number | null;
   /**

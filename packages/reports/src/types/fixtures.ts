@@ -3,10 +3,11 @@
  * due north from 54°N 25°E (TrackBuilder), a fix every 10 s from 08:00 UTC, times in UTC and
  * durations in seconds so that an expected cell reads as plainly as the track is built.
  */
+import { expect } from "vitest";
 import { userUnits, wallClockMs, type Attributes, type HistoryRow } from "@fleet/contracts";
 import { segmentTrack } from "@fleet/trips";
 import { TrackBuilder } from "@fleet/trips/testing";
-import type { Cell } from "../document.js";
+import { isDuration, type Cell } from "../document.js";
 import type { DeviceTrack, ReportContext, ReportEvent, ReportHeading, SensorReadings } from "./context.js";
 import { deviceGroups, type DeviceGroups } from "./drives-stops.js";
 
@@ -16,7 +17,11 @@ export const KM = userUnits({ unitOfDistance: "km", unitOfAltitude: "mt" });
 export const MI = userUnits({ unitOfDistance: "mi", unitOfAltitude: "ft" });
 
 const utc = (ms: number) => new Date(ms).toISOString().slice(0, 19).replace("T", " ");
-const seconds = (ms: number) => `${ms / 1000}s`;
+const seconds = (ms: number) => ({ durationMs: ms, text: `${ms / 1000}s` });
+
+const durationLike = (v: unknown): v is { durationMs: number; text: string } => typeof v === "object" && v !== null && "durationMs" in v && "text" in v;
+/** A duration cell equals its text in the types' expectations, which read as the report shows them ("610s"). */
+expect.addEqualityTesters([(a, b) => (durationLike(a) && typeof b === "string" ? a.text === b : durationLike(b) && typeof a === "string" ? b.text === a : undefined)]);
 
 /** The user's clock is UTC unless told: `time` writes it and `localInstant` reads it. */
 export const ctx = (over: Partial<ReportContext> = {}): ReportContext => ({ units: KM, time: utc, duration: seconds, speedLimitKmh: null, localInstant: wallClockMs, ...over });
@@ -81,4 +86,5 @@ export const emptyTrack = () => deviceTrack(2, "Van 2", []);
 export const groups = (t: DeviceTrack): DeviceGroups => deviceGroups(t, null);
 
 /** Numbers to 3 decimals, so sums of floats compare with what a person works out. */
-export const rounded = (cells: readonly Cell[] | undefined) => cells?.map((c) => (typeof c === "number" ? Math.round(c * 1000) / 1000 : c));
+/** Cells as a test compares them: numbers to 3 decimals, durations as their text. */
+export const rounded = (cells: readonly Cell[] | undefined) => cells?.map((c) => (typeof c === "number" ? Math.round(c * 1000) / 1000 : isDuration(c) ? c.text : c));
