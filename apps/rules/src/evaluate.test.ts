@@ -18,6 +18,18 @@ describe("a batch run again", () => {
   });
 });
 
+describe("an event's fields", () => {
+  it("carries the position's power as a number, whether the device sent it as a number or as a form's text", () => {
+    const rules = deviceRules([alert({ id: 1, type: "overspeed", attributes: { overspeed: 90 } })]);
+    const powers: (number | string | undefined)[] = [undefined, 12.6, undefined, "13.9", undefined, "n/a"];
+    const r = runTrack(rules, track(powers.length, 10_000, (i) => {
+      const power = powers[i];
+      return { speedKmh: i % 2 === 0 ? 50 : 100, attributes: power === undefined ? {} : { power } };
+    }));
+    expect(r.events.map((e) => e.power)).toEqual([12.6, 13.9, null]);
+  });
+});
+
 describe("a device on two users' accounts", () => {
   it("runs each user's alerts on their own: an event each, in each owner's units, with its own key", () => {
     const rules = deviceRules([alert({ id: 1, userId: 7, type: "overspeed", attributes: { overspeed: 90 } }), alert({ id: 2, userId: 8, type: "overspeed", attributes: { overspeed: 110 } })], {

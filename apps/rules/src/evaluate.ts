@@ -1,4 +1,4 @@
-import type { EnrichedPosition } from "@fleet/contracts";
+import { numericAttribute, type EnrichedPosition } from "@fleet/contracts";
 import type { EventInput } from "@fleet/db";
 import type { RuleState } from "@fleet/live";
 import { UNCHANGED, type Detection, type DetectorResult } from "./detector.js";
@@ -32,7 +32,6 @@ function dedupeKey(alert: RuleAlert, deviceId: number, position: EnrichedPositio
 }
 
 export function eventInput(alert: RuleAlert, rules: DeviceRules, position: EnrichedPosition, d: Detection): EventInput {
-  const power = position.attributes.power;
   return {
     userId: alert.userId,
     deviceId: rules.deviceId,
@@ -44,7 +43,7 @@ export function eventInput(alert: RuleAlert, rules: DeviceRules, position: Enric
     speedKmh: position.speedKmh,
     altitudeM: position.altitude,
     course: position.course,
-    power: typeof power === "number" ? power : null,
+    power: numericAttribute(position.attributes.power),
     alertId: alert.id,
     geofenceId: d.geofenceId ?? null,
     positionId: position.id,
