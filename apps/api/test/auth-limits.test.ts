@@ -42,6 +42,19 @@ describe("sign-in attempts are limited", () => {
     expect((await login(h, address(), email())).status).toBe(401);
   });
 
+  it("counts only failed logins: the right password signs in as often as it is sent", async () => {
+    const from = address();
+    for (let i = 0; i < 12; i++) expect((await login(h, from, h.admin.email, h.admin.password)).status).toBe(200);
+    for (let i = 0; i < 3; i++) expect((await login(h, from, h.admin.email)).status).toBe(401);
+    expectLimited(await login(h, from, h.admin.email, h.admin.password));
+  });
+
+  it("counts every attempt at the password reminder", async () => {
+    const from = address();
+    for (let i = 0; i < 5; i++) expect((await h.inject({ method: "GET", url: `/api/password_reminder?lang=en&email=${email()}`, remoteAddress: from })).status).toBe(200);
+    expectLimited(await h.inject({ method: "GET", url: `/api/password_reminder?lang=en&email=${email()}`, remoteAddress: from }));
+  });
+
   it("does not limit signed-in requests", async () => {
     const user = await h.newUser();
     for (let i = 0; i < 12; i++) expect((await h.get("/get_user_data", { user })).status).toBe(200);
@@ -58,10 +71,12 @@ describe.runIf(hasService("redis"))("two api instances share the counts through 
   });
   afterAll(() => Promise.all([a.close(), b.close()]));
 
-  it("attempts made on one instance count on the other", async () => {
+  it("failures counted on one instance count on the other", async () => {
     const from = address();
     for (const h of [a, b, a, b]) expect((await login(h, from, email())).status).toBe(401);
-    expectLimited(await login(a, from, email()));
+    // b counted the failure that used the limit up; a learns of it at the next failure it counts.
     expectLimited(await login(b, from, email()));
+    expect((await login(a, from, email())).status).toBe(401);
+    expectLimited(await login(a, from, email()));
   });
 });

@@ -8,7 +8,8 @@ export const loginRoutes: FastifyPluginAsyncTypebox = async (app) => {
   app.post(
     "/login",
     {
-      preHandler: app.authLimit,
+      preHandler: app.loginLimit.preHandler,
+      onSend: app.loginLimit.onSend,
       schema: {
         tags: ["Authentication"],
         summary: "Exchange email and password for user_api_hash; an administrator's with `as` (another user's email) for that user's",

@@ -1,6 +1,6 @@
 import { FailureError } from "@fleet/contracts";
 import { normalizeEmail } from "@fleet/db";
-import type { FastifyInstance, FastifyRequest, preHandlerAsyncHookHandler } from "fastify";
+import type { FastifyInstance, FastifyReply, FastifyRequest, onSendHookHandler, preHandlerAsyncHookHandler } from "fastify";
 import fp from "fastify-plugin";
 
 export interface AuthLimits {
@@ -14,8 +14,10 @@ export const DEFAULT_AUTH_LIMITS: AuthLimits = { perAddressPerMinute: 30, perEma
 
 declare module "fastify" {
   interface FastifyInstance {
-    /** The brake on guessing: a preHandler for login, sign-up and password reminder. */
+    /** The brake on guessing: a preHandler for sign-up, password reminder and the reset form. */
     authLimit: preHandlerAsyncHookHandler;
+    /** Login's brake, on failed attempts only: refuses a locked address or email, and counts each 401 before it is sent. */
+    loginLimit: { preHandler: preHandlerAsyncHookHandler; onSend: onSendHookHandler };
   }
 }
 
@@ -28,25 +30,57 @@ function emailOf(req: FastifyRequest): string | undefined {
   return undefined;
 }
 
+function refuse(reply: FastifyReply, seconds: number): never {
+  const wait = Math.max(1, Math.ceil(seconds));
+  void reply.header("retry-after", String(wait));
+  throw new FailureError(429, `Too many attempts. Try again in ${wait} seconds.`);
+}
+
 /**
- * Counts each sign-in attempt against its client address and against the email it names, and
- * answers 429 with the failure body and Retry-After once either is over its limit. Ingest and
- * signed-in routes are not limited.
+ * Sign-up, the password reminder and the reset form count each attempt against its client
+ * address and against the email it names, and answer 429 with the failure body and Retry-After
+ * once either is over its limit. Login counts only its failures (401), so that a client that
+ * signs in often with the right password, or many people sharing one account, are never held
+ * up: once an address or an email has used up its failures, this instance refuses it until the
+ * window ends. The counts are shared (Redis); another instance learns of a lock at the next
+ * failure it counts itself. Ingest and signed-in routes are not limited.
  */
 async function authLimits(app: FastifyInstance, opts: { limits?: AuthLimits }) {
   const limits = opts.limits ?? DEFAULT_AUTH_LIMITS;
   const byAddress = app.createRateLimit({ max: limits.perAddressPerMinute, timeWindow: 60_000, keyGenerator: (req) => `addr:${req.ip}` });
   const byEmail = app.createRateLimit({ max: limits.perEmailPerQuarterHour, timeWindow: 15 * 60_000, keyGenerator: (req) => `email:${emailOf(req)}` });
+  const counted = (req: FastifyRequest) => Promise.all([byAddress(req), ...(emailOf(req) === undefined ? [] : [byEmail(req)])]);
 
   app.decorate("authLimit", async function authLimit(req, reply) {
-    const checks = [byAddress(req), ...(emailOf(req) === undefined ? [] : [byEmail(req)])];
-    for (const check of await Promise.all(checks)) {
-      if (check.isAllowed || !check.isExceeded) continue;
-      const seconds = Math.max(1, check.ttlInSeconds);
-      void reply.header("retry-after", String(seconds));
-      throw new FailureError(429, `Too many attempts. Try again in ${seconds} seconds.`);
-    }
+    for (const check of await counted(req)) if (!check.isAllowed && check.isExceeded) refuse(reply, check.ttlInSeconds);
   } satisfies preHandlerAsyncHookHandler);
+
+  /** Addresses and emails out of login failures, until when (ms). */
+  const locked = new Map<string, number>();
+  const loginKeys = (req: FastifyRequest) => [`addr:${req.ip}`, ...(emailOf(req) === undefined ? [] : [`email:${emailOf(req)}`])];
+  app.decorate("loginLimit", {
+    async preHandler(req, reply) {
+      const now = Date.now();
+      for (const key of loginKeys(req)) {
+        const until = locked.get(key);
+        if (until === undefined) continue;
+        if (until > now) refuse(reply, (until - now) / 1000);
+        locked.delete(key);
+      }
+    },
+    // Counted before the answer leaves, so the client's next attempt finds the lock in place.
+    async onSend(req, reply, payload) {
+      if (reply.statusCode !== 401) return payload;
+      const now = Date.now();
+      if (locked.size > 10_000) for (const [key, until] of locked) if (until <= now) locked.delete(key);
+      const keys = loginKeys(req);
+      (await counted(req)).forEach((check, i) => {
+        // The failure that uses up the last one locks: the next attempt is refused.
+        if (check.remaining === 0 || check.isExceeded) locked.set(keys[i]!, now + check.ttlInSeconds * 1000);
+      });
+      return payload;
+    },
+  } satisfies FastifyInstance["loginLimit"]);
 }
 
 export default fp(authLimits, { name: "auth-limits", dependencies: ["rate-limit-store"] });
