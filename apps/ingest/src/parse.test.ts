@@ -48,6 +48,14 @@ describe("parsePosition", () => {
     expect(b.ok && b.position.attributes).toEqual({ ignition: "1", temp1: "-4.5" });
   });
 
+  it("reads the vendor Swagger's array of attribute objects, alone or beside {key, value} pairs", () => {
+    const r = parsePosition({ ...validFields, attributes: [{ ignition: true, power: 12.1 }, { key: "sat", value: 9 }] }, NOW);
+    expect(r.ok && r.position.attributes).toEqual({ ignition: true, power: 12.1, sat: 9 });
+    for (const bad of [[{ key: 5, value: 1 }], [[1, 2]], ["ignition"]]) {
+      expect(parsePosition({ ...validFields, attributes: bad }, NOW)).toMatchObject({ ok: false, errors: { attributes: "Each attribute needs a string key." } });
+    }
+  });
+
   it("reads Traccar's JSON forward (position + device objects, ISO times)", () => {
     const r = parsePosition(traccarForwardJson, NOW);
     expect(r.ok && r.position).toMatchObject({ uniqueId: "4209917483", protocol: "h02", fixTime: Date.UTC(2026, 10, 21, 10), attributes: { batterylevel: 77, distance: 12.5, motion: false } });

@@ -121,7 +121,7 @@ function collectAttributes(fields: Fields): RawAttributes {
     try {
       parsed = JSON.parse(raw);
     } catch {
-      return { entries, error: "The attributes must be a JSON object, an array of {key, value}, or attributes[key] fields." };
+      return { entries, error: "The attributes must be a JSON object, an array of {key, value} or of objects, or attributes[key] fields." };
     }
     return collectFrom(parsed);
   }
@@ -154,17 +154,20 @@ function collectAttributes(fields: Fields): RawAttributes {
 
 function collectFrom(parsed: unknown): RawAttributes {
   if (Array.isArray(parsed)) {
+    // Each item a {key, value} pair, or, as the vendor's Swagger shows it, an object of
+    // attributes (one with a `value` and no `key` is a pair without its key).
     const entries: [string, unknown][] = [];
     for (const item of parsed) {
-      if (typeof item !== "object" || item === null || typeof (item as { key?: unknown }).key !== "string") {
-        return { entries, error: "Each attribute needs a string key." };
-      }
-      entries.push([(item as { key: string }).key, (item as { value?: unknown }).value]);
+      if (typeof item !== "object" || item === null || Array.isArray(item)) return { entries, error: "Each attribute needs a string key." };
+      const { key } = item as { key?: unknown };
+      if (key === undefined && !("value" in item)) entries.push(...Object.entries(item));
+      else if (typeof key !== "string") return { entries, error: "Each attribute needs a string key." };
+      else entries.push([key, (item as { value?: unknown }).value]);
     }
     return { entries };
   }
   if (typeof parsed === "object" && parsed !== null) return { object: parsed as Record<string, unknown> };
-  return { entries: [], error: "The attributes must be a JSON object, an array of {key, value}, or attributes[key] fields." };
+  return { entries: [], error: "The attributes must be a JSON object, an array of {key, value} or of objects, or attributes[key] fields." };
 }
 
 /** Adds one attribute to `out`; false when that refuses the position, with why in `errors`. */
