@@ -40,3 +40,36 @@ describeApi("a POST's fields in the query, as Laravel reads them", (h) => {
     expect(await countUserDevices(h.db, user.id)).toBe(0);
   });
 });
+
+describeApi("a GET's JSON body, as Laravel reads it", (h) => {
+  const json = { "content-type": "application/json" };
+  const activeOf = async (user: { hash: string }) => {
+    const groups = (await h.get("/get_devices", { user })).body as { items: { id: number; device_data: { active: string } }[] }[];
+    return Object.fromEntries(groups.flatMap((g) => g.items).map((d) => [d.id, d.device_data.active]));
+  };
+
+  it("takes a GET's input from its JSON body, as the vendor's Swagger sends change_active_device's", async () => {
+    const user = await h.newUser();
+    const [a, b] = [await h.addDevice(user), await h.addDevice(user)];
+    const res = await h.inject({ method: "GET", url: `/api/change_active_device?lang=en&user_api_hash=${user.hash}`, headers: json, payload: JSON.stringify({ id: [a, b], active: false }) });
+    expect([res.status, res.body]).toEqual([200, { status: 1 }]);
+    expect(await activeOf(user)).toEqual({ [a]: "0", [b]: "0" });
+  });
+
+  it("reads the body's value of a field the query also gives", async () => {
+    const user = await h.newUser();
+    const id = await h.addDevice(user, { name: "Body van" });
+    const res = await h.inject({ method: "GET", url: `/api/get_devices?lang=en&user_api_hash=${user.hash}&s=nothing`, headers: json, payload: JSON.stringify({ s: "body van" }) });
+    expect((res.body as { items: { id: number }[] }[]).flatMap((g) => g.items.map((d) => d.id))).toEqual([id]);
+  });
+
+  it("answers a GET body that is not JSON with 400 and leaves a form body unread", async () => {
+    const user = await h.newUser();
+    const id = await h.addDevice(user);
+    const url = `/api/change_active_device?lang=en&user_api_hash=${user.hash}`;
+    expect((await h.inject({ method: "GET", url, headers: json, payload: `{"id": [${id}` })).status).toBe(400);
+    const form = await h.inject({ method: "GET", url, headers: { "content-type": "application/x-www-form-urlencoded" }, payload: `id=${id}&active=false` });
+    expect([form.status, Object.keys(invalid(form))]).toEqual([422, ["id"]]);
+    expect(await activeOf(user)).toEqual({ [id]: "1" });
+  });
+});

@@ -5,6 +5,7 @@ import type { FastifyInstance, FastifyRequest } from "fastify";
 import fp from "fastify-plugin";
 import { FailureError, findUndecodableText, undecodableTextMessage } from "@fleet/contracts";
 import { expandKeys } from "../../lib/expand-keys.js";
+import { getJsonBodyIntoQuery } from "../../lib/get-json-body.js";
 import { queryIntoBodyFields } from "../../lib/query-as-body.js";
 
 const MB = 1024 * 1024;
@@ -80,7 +81,7 @@ export function unsupportedTypeMessage(contentType: string | undefined): string 
  * Every POST takes multipart, urlencoded or JSON. Form bodies and query strings are
  * expanded from bracketed names (`devices[]`, `groups[0][id]`) before validation, so
  * one schema serves all three content types, and a body's fields may come in the query
- * (query-as-body.ts). fastify's own text/plain parser is removed:
+ * (query-as-body.ts); a GET's JSON body is read into its query (get-json-body.ts). fastify's own text/plain parser is removed:
  * it made a string no body schema takes, so a text/plain login answered "The body must be
  * an object."; now it is a 415 that says which types are read.
  */
@@ -99,6 +100,7 @@ export default fp(
       const undecodable = undecodableField(req);
       if (undecodable) throw undecodable;
       if (req.query && typeof req.query === "object") req.query = expandKeys(req.query as Record<string, unknown>);
+      await getJsonBodyIntoQuery(req);
       const type = req.headers["content-type"] ?? "";
       if (req.body && typeof req.body === "object" && !Array.isArray(req.body) && (type.startsWith("multipart/") || type.startsWith("application/x-www-form-urlencoded"))) {
         req.body = expandKeys(req.body as Record<string, unknown>);
