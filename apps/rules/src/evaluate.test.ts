@@ -24,7 +24,8 @@ describe("an event's fields", () => {
     const powers: (number | string | undefined)[] = [undefined, 12.6, undefined, "13.9", undefined, "n/a"];
     const r = runTrack(rules, track(powers.length, 10_000, (i) => {
       const power = powers[i];
-      return { speedKmh: i % 2 === 0 ? 50 : 100, attributes: power === undefined ? {} : { power } };
+      const attributes: Record<string, number | string> = power === undefined ? {} : { power };
+      return { speedKmh: i % 2 === 0 ? 50 : 100, attributes };
     }));
     expect(r.events.map((e) => e.power)).toEqual([12.6, 13.9, null]);
   });

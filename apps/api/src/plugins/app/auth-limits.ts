@@ -76,7 +76,7 @@ async function authLimits(app: FastifyInstance, opts: { limits?: AuthLimits }) {
       const keys = loginKeys(req);
       (await counted(req)).forEach((check, i) => {
         // The failure that uses up the last one locks: the next attempt is refused.
-        if (check.remaining === 0 || check.isExceeded) locked.set(keys[i]!, now + check.ttlInSeconds * 1000);
+        if (!check.isAllowed && (check.remaining === 0 || check.isExceeded)) locked.set(keys[i]!, now + check.ttlInSeconds * 1000);
       });
       return payload;
     },
