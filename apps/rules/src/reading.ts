@@ -1,18 +1,14 @@
 import type { EnrichedPosition } from "@fleet/contracts";
+import { GPS_JUMP_KMH } from "@fleet/geo";
 import { sensorValue } from "@fleet/sensors";
 import type { DetectorInput } from "./detector.js";
 import { customMatches } from "./detectors/custom.js";
 import type { DeviceRules, RuleAlert, RuleCustomEvent, RuleUser } from "./model.js";
 
-/**
- * Faster than any vehicle: a fix that implies it, measured from the device's fix before it,
- * is a GPS jump, and so is the fix after a jump on its way back (docs/decisions.md).
- */
-const JUMP_KMH = 500;
-
 function isJump(position: EnrichedPosition, previousFix: unknown): boolean {
   if (typeof previousFix !== "number" || position.fixTime <= previousFix) return false;
-  return (position.distanceKm / (position.fixTime - previousFix)) * 3_600_000 > JUMP_KMH;
+  // The fix after a jump, on its way back, reads as one too (docs/decisions.md).
+  return (position.distanceKm / (position.fixTime - previousFix)) * 3_600_000 > GPS_JUMP_KMH;
 }
 
 const NO_IDS: ReadonlySet<number> = new Set();

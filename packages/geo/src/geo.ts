@@ -9,6 +9,12 @@ export interface LatLng {
 export const EARTH_RADIUS_KM = 6371.0088;
 const rad = (deg: number) => (deg * Math.PI) / 180;
 
+/**
+ * Faster than any vehicle: a fix the device would have had to reach faster than this from the
+ * fix before it is a GPS jump (docs/decisions.md, "GPS jumps").
+ */
+export const GPS_JUMP_KMH = 500;
+
 /** Great-circle distance in km (haversine; good to ~0.5% which GPS noise dwarfs). */
 export function distanceKm(a: LatLng, b: LatLng): number {
   const dLat = rad(b.lat - a.lat);

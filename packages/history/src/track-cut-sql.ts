@@ -6,7 +6,7 @@
  * with Float32 limits: a speed read back as its shortest decimal (as JS reads it) compares with
  * a limit the same way then, for any limit a Float32 holds (whole and half km/h).
  */
-import { STOP_GAP_MS } from "@fleet/trips";
+import { GPS_JUMP_KMH, STOP_GAP_MS } from "@fleet/trips";
 
 const RANGE = (db: string) => `FROM ${db}.positions FINAL
 WHERE device_id IN {devices:Array(UInt64)}
@@ -48,6 +48,14 @@ const SETTINGS = "max_block_size = 1, max_bytes_before_external_group_by = 10737
 const before = (a: string, first: string) => `arrayPushFront(arrayPopBack(${a}), ${first})`;
 /** The array shifted one place earlier (`last` behind): each element's successor. */
 const after = (a: string, last: string) => `arrayPushBack(arrayPopFront(${a}), ${last})`;
+
+/**
+ * @fleet/geo's haversine, in km, of a step `dla`, `dlo` degrees long between latitudes whose
+ * cosines are `c` and `pc`. sin(x) * sin(x), not pow(sin(x), 2): the same number, a third of the
+ * statement's time less.
+ */
+const haversine = (dla: string, dlo: string, c: string, pc: string) =>
+  `12742.0176 * asin(least(1, sqrt(sin((${dla}) * 0.008726646259971648) * sin((${dla}) * 0.008726646259971648) + ${c} * ${pc} * sin((${dlo}) * 0.008726646259971648) * sin((${dlo}) * 0.008726646259971648))))`;
 
 /** The groups' columns; unnamed, the levels that make them are not worked out. */
 const GROUP_COLUMNS = ", g_status, g_start_ms, g_end_ms, g_km, g_top, g_idle_ms, g_work_ms, g_latitude, g_longitude";
@@ -105,12 +113,20 @@ FROM (
                 t, prev_t, moving, ${before("moving", "1")}, km, arrayEnumerate(t)) AS still,
             arrayMap((a, b, e, pe) -> if(e != 0 AND pe != 0, a - b, 0), t, prev_t, eng, ${before("eng", "0")}) AS engine_step
         FROM (
-          SELECT device_id, in_order, t, sp, eng, lat, lng, ${before("t", "t[1]")} AS prev_t,
+          -- A GPS spike (a fix reached and left faster than GPS_JUMP_KMH, between steps that are not) adds
+          -- nothing: its step is 0 km and the step after it is measured from the fix before it (@fleet/trips'
+          -- stepDistances). Most devices have none, and skip the remeasuring.
+          SELECT *,
+              arrayMap((d, a, b) -> d * 3600000 > ${GPS_JUMP_KMH} * (a - b), km_raw, t, prev_t) AS fast,
+              arrayFilter((i, f, nf, pf, nnf) -> f AND nf AND NOT pf AND NOT nnf,
+                  arrayEnumerate(fast), fast, ${after("fast", "0")}, ${before("fast", "0")}, ${after(after("fast", "0"), "0")}) AS spikes,
+              if(empty(spikes), km_raw, arrayMap((d, i) -> if(has(spikes, i), 0, if(has(spikes, i - 1), ${haversine("lat[i] - lat[i - 2]", "lng[i] - lng[i - 2]", "cos_lat[i]", "cos_lat[i - 2]")}, d)),
+                  km_raw, arrayEnumerate(km_raw))) AS km
+          FROM (
+          SELECT device_id, in_order, t, sp, eng, lat, lng, cos_lat, ${before("t", "t[1]")} AS prev_t,
               -- @fleet/geo's haversine (R = 6371.0088 km), each fix from the one before; 0 for the first.
-              -- sin(x) * sin(x), not pow(sin(x), 2): the same number, a third of the statement's time less.
-              arrayMap((dla, dlo, c, pc) -> 12742.0176 * asin(least(1, sqrt(
-                      sin(dla * 0.008726646259971648) * sin(dla * 0.008726646259971648) + c * pc * sin(dlo * 0.008726646259971648) * sin(dlo * 0.008726646259971648)))),
-                  arrayDifference(lat), arrayDifference(lng), cos_lat, ${before("cos_lat", "cos_lat[1]")}) AS km,
+              arrayMap((dla, dlo, c, pc) -> ${haversine("dla", "dlo", "c", "pc")},
+                  arrayDifference(lat), arrayDifference(lng), cos_lat, ${before("cos_lat", "cos_lat[1]")}) AS km_raw,
               toFloat32({speedLimitKmh:Float64}) AS limit,
               toFloat32(transform(device_id, {devices:Array(UInt64)}, {minSpeeds:Array(Float64)}, 0.0)) AS min_speed,
               -- Unrounded, as segmentTrack compares a gap's average speed with it.
@@ -131,6 +147,7 @@ FROM (
 ${fixes(db, sorted)}
               )
             )
+          )
           )
         )
       )

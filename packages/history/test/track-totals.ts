@@ -33,6 +33,13 @@ function sparseDay(deviceId: number): Case {
   return { device: { deviceId, minMovingSpeedKmh: 6, hasEngineSensor: false }, rows: b.rows };
 }
 
+/** GPS spikes driving and parked, a fix away for two fixes (driven, not a spike), and a spike as the last fix. */
+function spikyDay(deviceId: number): Case {
+  const b = new TrackBuilder(T0 + 9 * 3_600_000, { deviceId, firstId: deviceId * 100_000 });
+  b.fix().drive(300).spike(33).drive(300).stand(600).spike(5, 0).stand(300).drive(120).spike(20).spike(20).drive(200).spike(40);
+  return { device: { deviceId, minMovingSpeedKmh: 6, hasEngineSensor: false }, rows: b.rows };
+}
+
 /** Starts standing (a short stop, but the range cut it), moves with the engine off, idles, and a higher minimum speed. */
 function engineDay(deviceId: number): Case {
   const b = new TrackBuilder(T0 + 3_600_000, { deviceId, firstId: deviceId * 100_000 });
@@ -115,7 +122,7 @@ export function trackTotalsCases(store: () => HistoryStore): void {
     const range = { fromMs: T0 - DAY, toMs: T0 + 40 * DAY };
 
     it("agree with segmentTrack over the stored rows, trusting the read order or sorting first", async () => {
-      const cases = [mixedDay(1), engineDay(2), duplicatedDay(3), randomDays(4, 3000), randomDays(5, 3000), sparseDay(6)];
+      const cases = [mixedDay(1), engineDay(2), duplicatedDay(3), randomDays(4, 3000), randomDays(5, 3000), sparseDay(6), spikyDay(7)];
       // Out of order, in two batches, and one batch replayed.
       const all = cases.flatMap((c) => c.rows);
       const shuffled = all.map((r, i) => ({ r, k: (i * 7919) % all.length })).sort((a, b) => a.k - b.k).map((x) => x.r);

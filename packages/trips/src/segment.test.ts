@@ -133,6 +133,24 @@ describe("segmentTrack", () => {
     expect(groupsOf(rows, { hasEngineSensor: false }).map((g) => g.status)).toEqual([start, drive, end]);
   });
 
+  it("adds no distance for a GPS spike, driving or parked, measuring across it from the fix before", () => {
+    const clean = new TrackBuilder(T0).fix().drive(300).drive(10).drive(300).stand(600).stand(0).stand(300).rows;
+    const spiky = new TrackBuilder(T0).fix().drive(300).spike(33).drive(300).stand(600).spike(5, 0).stand(300).rows;
+    expect(spiky.map((r) => r.fixTime)).toEqual(clean.map((r) => r.fixTime));
+    const [a, b] = [segmentTrack(clean, OPTS), segmentTrack(spiky, OPTS)];
+    expect(b.totals.distanceKm).toBeCloseTo(a.totals.distanceKm, 9);
+    expect(b.groups.map(shown).map((g) => [g.status, g.km])).toEqual(a.groups.map(shown).map((g) => [g.status, g.km]));
+    // Drives' average speeds stay under their top speeds.
+    for (const g of b.groups) if (g.status === drive) expect(g.averageSpeedKmh).toBeLessThanOrEqual(g.topSpeedKmh + 1e-9);
+  });
+
+  it("counts a fix away for two fixes, or one at the end of the track, as driven: only a lone spike is left out", () => {
+    const km = (rows: HistoryRow[]) => segmentTrack(rows, OPTS).totals.distanceKm;
+    // Out 33 km and back, each way one 10 s step of the drive further on than the fix before it.
+    expect(km(new TrackBuilder(T0).fix().drive(300).spike(33).spike(33).drive(300).rows) - km(new TrackBuilder(T0).fix().drive(300).drive(20).drive(300).rows)).toBeCloseTo(66 - 1 / 3, 6);
+    expect(km(new TrackBuilder(T0).fix().drive(300).spike(33).rows) - km(new TrackBuilder(T0).fix().drive(310).rows)).toBeCloseTo(33, 6);
+  });
+
   it("gives the same groups for positions that arrived out of order", () => {
     const rows = tenMinuteStop();
     const shuffled = rows.map((r, i) => ({ r, key: (i * 7919) % rows.length })).sort((a, b) => a.key - b.key).map((x) => x.r);

@@ -72,6 +72,20 @@ export class TrackBuilder {
   }
 
   /**
+   * A GPS spike: the next fix, driving on at `speedKmh`, reads `km` north of where the vehicle
+   * is; the fixes after it go on from where it really is.
+   */
+  spike(km: number, speedKmh = 60): this {
+    this.t += this.everyMs;
+    this.lat += (speedKmh * (this.everyMs / 3_600_000)) / KM_PER_DEGREE_LAT;
+    const real = this.lat;
+    this.lat += km / KM_PER_DEGREE_LAT;
+    this.fix({ speedKmh });
+    this.lat = real;
+    return this;
+  }
+
+  /**
    * Stands still for `seconds` measured between its first and last fix (the first one
    * interval after the fix before). Speed 0 and the engine running unless told.
    */
