@@ -216,17 +216,18 @@ describe("segmentTrack", () => {
     ]);
   });
 
-  it("sums fuel used from a fuel level sensor, leaving fillings and sensor noise out", () => {
+  it("sums fuel used from a fuel level sensor, leaving fillings, thefts and sensor noise out", () => {
     const rows = tenMinuteStop();
-    // 1 l a minute while driving, a 40 l filling in the middle of the stop, ±0.2 l of noise while standing.
+    // 1 l a minute while driving, a 40 l filling and a 20 l theft in the stop, ±0.2 l of noise
+    // while standing, and a 6 l fall in one step of the second drive (moving: used, whatever its size).
     const levelAt = (r: HistoryRow) => {
       const i = r.id - 1;
-      const used = Math.min(i, 31) * (1 / 6) + Math.max(0, i - 91) * (1 / 6);
-      return 100 - used + (i >= 60 ? 40 : 0) + (i > 31 && i < 91 ? (i % 2 ? 0.2 : -0.2) : 0);
+      const used = Math.min(i, 31) * (1 / 6) + Math.max(0, i - 91) * (1 / 6) + (i >= 100 ? 6 : 0);
+      return 100 - used + (i >= 60 ? 40 : 0) - (i >= 75 ? 20 : 0) + (i > 31 && i < 91 ? (i % 2 ? 0.2 : -0.2) : 0);
     };
-    const seg = segmentTrack(rows, { ...OPTS, fuel: { levelAt, minFilling: 5 } });
-    expect(seg.groups.map((g) => Math.round(g.fuelConsumed * 1000) / 1000)).toEqual([0, 31 / 6, 0, 5, 0].map((x) => Math.round(x * 1000) / 1000));
-    expect(seg.totals.fuelConsumed).toBeCloseTo(61 / 6, 9);
+    const seg = segmentTrack(rows, { ...OPTS, fuel: { levelAt, minFilling: 5, minTheft: 5 } });
+    expect(seg.groups.map((g) => Math.round(g.fuelConsumed * 1000) / 1000)).toEqual([0, 31 / 6, 0, 11, 0].map((x) => Math.round(x * 1000) / 1000));
+    expect(seg.totals.fuelConsumed).toBeCloseTo(61 / 6 + 6, 9);
   });
 
   it("names the driver card in effect when a group starts, else the first one read in it", () => {

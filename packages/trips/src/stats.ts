@@ -41,11 +41,11 @@ function engineSteps(points: readonly HistoryRow[], hoursAt: SegmentOptions["eng
 
 /**
  * Fuel used per step from the level sensor: a drop is fuel used; a rise of at least
- * `minFilling` is a filling and not counted; a smaller rise is sensor noise and is taken
- * back from the drops, so a level wobbling about a value uses nothing. A fix without a
- * reading keeps the last level.
+ * `minFilling` is a filling and a fall of at least `minTheft` across a standing step a theft,
+ * neither counted; a smaller rise is sensor noise and is taken back from the drops, so a level
+ * wobbling about a value uses nothing. A fix without a reading keeps the last level.
  */
-function fuelSteps(points: readonly HistoryRow[], fuel: SegmentOptions["fuel"]): number[] {
+function fuelSteps(points: readonly HistoryRow[], still: readonly boolean[], fuel: SegmentOptions["fuel"]): number[] {
   const out = new Array<number>(points.length).fill(0);
   if (!fuel) return out;
   let level: number | null = null;
@@ -54,7 +54,7 @@ function fuelSteps(points: readonly HistoryRow[], fuel: SegmentOptions["fuel"]):
     if (now === null) continue;
     if (level !== null) {
       const drop = level - now;
-      out[k] = drop < 0 && -drop >= fuel.minFilling ? 0 : drop;
+      out[k] = (drop < 0 && -drop >= fuel.minFilling) || (drop >= fuel.minTheft && still[k]) ? 0 : drop;
     }
     level = now;
   }
@@ -85,7 +85,7 @@ export function trackFacts(points: readonly HistoryRow[], stepKm: readonly numbe
     moving,
     still,
     engineMs: engineSteps(points, opts.engineHoursAt),
-    fuelUsed: fuelSteps(points, opts.fuel),
+    fuelUsed: fuelSteps(points, still, opts.fuel),
     driverKey: driverKeys(points, opts.driverKeyAt),
   };
 }

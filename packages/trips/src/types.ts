@@ -27,8 +27,12 @@ export interface SegmentOptions {
   minStopMs?: number;
   /** The engine-hours sensor's reading at a fix, in hours; absent when the device has none. */
   engineHoursAt?: (row: HistoryRow) => number | null;
-  /** The fuel level at a fix from the device's fuel sensor, and the rise that counts as a filling. */
-  fuel?: { levelAt: (row: HistoryRow) => number | null; minFilling: number };
+  /**
+   * The fuel level at a fix from the device's fuel sensor, the rise that counts as a filling and
+   * the fall while standing that counts as a theft (the device's min_fuel_fillings and
+   * min_fuel_thefts).
+   */
+  fuel?: { levelAt: (row: HistoryRow) => number | null; minFilling: number; minTheft: number };
   /** The driver card (RFID) a fix carries, if any. */
   driverKeyAt?: (row: HistoryRow) => string | null;
 }

@@ -36,7 +36,7 @@ export function segmentOptions(device: UserDeviceRecord, sensors: readonly Senso
     hasEngineSensor,
     minStopMs: (stopsSeconds ?? 180) * 1000,
     ...(hours ? { engineHoursAt: (row: HistoryRow) => numberAt(hours, row) } : {}),
-    ...(fuel ? { fuel: { levelAt: (row: HistoryRow) => numberAt(fuel, row), minFilling: Number(device.minFuelFillings) } } : {}),
+    ...(fuel ? { fuel: { levelAt: (row: HistoryRow) => numberAt(fuel, row), minFilling: Number(device.minFuelFillings), minTheft: Number(device.minFuelThefts) } } : {}),
     driverKeyAt: (row) => (carded.has(row) ? (rfidOf(row.attributes) ?? null) : null),
   };
 }

@@ -64,7 +64,7 @@ interface TrackExtra {
 
 /** A device's track cut as the reports cut it: moving above 6 km/h, stops of 5 minutes or more; fuel in litres when its fixes carry a level. */
 export function deviceTrack(id: number, name: string, rows: HistoryRow[], extra: TrackExtra = {}): DeviceTrack {
-  const fuel = extra.fuel ? { levelAt: fuelAt, minFilling: 5 } : undefined;
+  const fuel = extra.fuel ? { levelAt: fuelAt, minFilling: 5, minTheft: 5 } : undefined;
   const readings = { ...(extra.fuel ? { fuel: fuelAt } : {}), ...extra.readings };
   return {
     device: { id, name, plateNumber: "", ...extra.device },
