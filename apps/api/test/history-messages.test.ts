@@ -10,6 +10,8 @@ import { describeApi, failure, invalid, ok, type ApiHarness, type TestUser } fro
 
 const T0 = Date.UTC(2026, 0, 15, 8, 0, 0);
 const DAY = { from_date: "2026-01-15", from_time: "00:00", to_date: "2026-01-15", to_time: "23:59:59" };
+/** km per degree of latitude on the sphere @fleet/geo measures with. */
+const KM_PER_DEGREE_LAT = (6371.0088 * Math.PI) / 180;
 /** The vendor's timezone id of UTC+01:00 (57 is UTC, each step 15 minutes). */
 const TZ_PLUS_1 = 61;
 
@@ -101,14 +103,38 @@ describeApi("get_history_messages and delete_history_positions", (h) => {
     });
   });
 
+  describe("each row's distance", () => {
+    it("is the track's step to it, as get_history measures it: a period's rows add up to its distance, across pages, late rows and a GPS spike", async () => {
+      const user = await h.newUser();
+      const device = await h.addDevice(user);
+      // 120 fixes 10 s and about 11 m apart (stored steps of 125 m, as a tracker that measured them
+      // in the order they came might have), one of them 33 km off the road.
+      const rows = Array.from({ length: 120 }, (_, i) => fix(device, i, i === 70 ? { latitude: 55 } : {}));
+      await h.history.insert([...rows.slice(0, 40), ...rows.slice(41), rows[40]!]);
+      const pages = await Promise.all([1, 2, 3].map((page) => messages(h, user, device, { page })));
+      const steps = pages.flatMap((p) => p.messages.data.map((m) => Number(m.distance)));
+      expect(steps).toHaveLength(120);
+      expect([steps[0], steps[70]]).toEqual([0, 0]);
+      const summed = steps.reduce((a, b) => a + b, 0);
+      // Each row is rounded to the millimetre.
+      expect(summed).toBeCloseTo(119 * (0.0001 * KM_PER_DEGREE_LAT), 3);
+      const grouped = ok(await h.get("/get_history", { user, query: { device_id: device, ...DAY } }), GetHistoryResponseSchema);
+      expect(grouped.distance_sum).toBe(`${summed.toFixed(2)} km`);
+    });
+  });
+
   describe("a position's record", () => {
     it("shows the fix in the user's units and on the user's clock, with its attributes", async () => {
       const user = await h.newUser();
       const device = await h.addDevice(user);
       const row = fix(device, 0, { speedKmh: 100, altitude: 100, distanceKm: 1.609344, course: 271.5, attributes: { battery: 73, ip: "78.63.151.5", power: 12.6, note: "<a&b>" } });
-      await h.history.insert([row]);
+      // A mile due south of it, 10 s before: the step to the row is a mile.
+      const before = fix(device, -1, { latitude: row.latitude - 1.609344 / KM_PER_DEGREE_LAT });
+      await h.history.insert([before, row]);
       await setup(h, user, { timezone_id: TZ_PLUS_1 });
-      const km = (await messages(h, user, device)).messages.data[0]!;
+      const shown = (await messages(h, user, device)).messages.data;
+      expect(shown.map((p) => p.distance)).toEqual(["0", "1.609344"]);
+      const km = shown[1]!;
       expect(km).toEqual({
         id: String(row.id),
         device_id: String(device),
@@ -131,7 +157,7 @@ describeApi("get_history_messages and delete_history_positions", (h) => {
         sensors_value: {},
       });
       await setup(h, user, { timezone_id: TZ_PLUS_1, unit_of_distance: "mi", unit_of_altitude: "ft" });
-      const mi = (await messages(h, user, device)).messages.data[0]!;
+      const mi = (await messages(h, user, device)).messages.data[1]!;
       expect([mi.speed, mi.altitude, mi.distance]).toEqual([62, 328, "1"]);
     });
 

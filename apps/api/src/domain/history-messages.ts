@@ -1,6 +1,7 @@
 import { DEFAULT_HISTORY_PAGE_LIMIT, HISTORY_PAGE_LIMITS, parseRange, round, userUnits, type DeleteHistoryPositionsBody, type GetHistoryMessagesQuery, type GetHistoryMessagesResponse, type HistoryPosition, type HistoryRow, type UserUnits } from "@fleet/contracts";
 import { findUserDevice, listUserDevices, type Db, type Sensor, type User } from "@fleet/db";
 import type { HistoryPager, HistoryStore } from "@fleet/history";
+import { orderedFixes, stepDistances } from "@fleet/trips";
 import { readSensor, sensorInput, type SensorDefinition, type SensorInput } from "@fleet/sensors";
 import { clockOf } from "../lib/clock.js";
 import { otherArr, otherXml } from "../lib/attribute-members.js";
@@ -42,7 +43,7 @@ function sensorText(def: SensorDefinition, input: SensorInput): string {
   return readSensor(def, input).text;
 }
 
-function positionRecord(ctx: PositionContext, row: HistoryRow): HistoryPosition {
+function positionRecord(ctx: PositionContext, row: HistoryRow, stepKm: number): HistoryPosition {
   const id = String(row.id);
   const input: SensorInput = { attributes: row.attributes, speedKmh: row.speedKmh, odometerKm: 0, engineSeconds: 0 };
   const popup: HistoryPosition["popup_sensors"] = {};
@@ -66,7 +67,7 @@ function positionRecord(ctx: PositionContext, row: HistoryRow): HistoryPosition 
     time: ctx.time(row.fixTime),
     server_time: ctx.time(row.serverTime),
     valid: row.valid ? "1" : "0",
-    distance: String(round(ctx.units.distance(row.distanceKm), 6)),
+    distance: String(round(ctx.units.distance(stepKm), 6)),
     protocol: row.protocol,
     sensor_id: id,
     sort: Math.floor(row.fixTime / 1000),
@@ -74,6 +75,22 @@ function positionRecord(ctx: PositionContext, row: HistoryRow): HistoryPosition 
     popup_sensors: popup,
     sensors_value: values,
   };
+}
+
+/** Rows read beside a page's, so each row's step is measured as in the whole track: two before (the fix before, and whether it was reached by a jump), two after (whether a fix is left by one). */
+const AROUND = 2;
+
+/**
+ * The km of each row's step, as get_history measures the track (@fleet/trips' stepDistances over
+ * its fixes: one per instant, GPS spikes measured across): from the fix before it in the period,
+ * 0 for the period's first and for another position of the same instant. Measured again rather
+ * than read from the rows, whose stored step overlaps the next once positions arrived late, so
+ * that a period's rows add up to its history's distance.
+ */
+function stepsByRow(window: readonly HistoryRow[]): Map<number, number> {
+  const fixes = orderedFixes(window);
+  const km = stepDistances(fixes);
+  return new Map(fixes.map((f, i) => [f.id, km[i]!]));
 }
 
 /** A page of the device's positions in the period, oldest first; `url` is the request's, for the page links. */
@@ -85,12 +102,16 @@ export async function historyMessages(deps: HistoryMessagesDeps, user: User, que
     "Device",
   );
   const page = { page: query.page ?? 1, perPage: query.limit ?? DEFAULT_HISTORY_PAGE_LIMIT };
-  const [{ total, rows }, states] = await Promise.all([
-    deps.pager.page({ deviceId: device.id, ...range }, (page.page - 1) * page.perPage, page.perPage),
+  const offset = (page.page - 1) * page.perPage;
+  const before = Math.min(offset, AROUND);
+  const [{ total, rows: window }, states] = await Promise.all([
+    deps.pager.page({ deviceId: device.id, ...range }, offset - before, before + page.perPage + AROUND),
     deps.live.getStates([device.id]),
   ]);
   const ctx: PositionContext = { units: userUnits(user), time: localTimes(clock), sensors };
-  const messages = paginate({ url }, page, total, rows.map((r) => positionRecord(ctx, r)));
+  const steps = stepsByRow(window);
+  const rows = window.slice(before, before + page.perPage);
+  const messages = paginate({ url }, page, total, rows.map((r) => positionRecord(ctx, r, steps.get(r.id) ?? 0)));
   const state = states.get(device.id);
   return {
     messages,
