@@ -15,6 +15,8 @@ import { describeApi, failure, invalid, ok, type ApiHarness, type TestUser } fro
 const T0 = Date.UTC(2026, 0, 15, 8, 0, 0);
 const DAY = { from_date: "2026-01-15", from_time: "00:00", to_date: "2026-01-15", to_time: "23:59:59" };
 const TZ_PLUS_1 = 61;
+/** km per degree of latitude on the sphere @fleet/geo measures with. */
+const KM_PER_DEGREE_LAT = (6371.0088 * Math.PI) / 180;
 
 let nextId = 1;
 function fix(deviceId: number, i: number, overrides: Partial<HistoryRow> = {}): HistoryRow {
@@ -101,7 +103,9 @@ describeApi("export_history", (h) => {
     const device = await h.addDevice(user);
     ok(await h.post("/edit_setup", { user, body: { unit_of_distance: "mi", unit_of_capacity: "lt", unit_of_altitude: "ft", timezone_id: TZ_PLUS_1, groups: [], sms_gateway: 0 } }), EditSetupResponseSchema);
     const rows = [
-      fix(device, 0, { speedKmh: 100, altitude: 100, distanceKm: 1.609344, attributes: { note: 'a "quoted", text', ignition: true } }),
+      // A mile due south of the next, a minute before it: the next row's step is a mile.
+      fix(device, 0, { fixTime: T0 - 60_000, latitude: 54.6872 - 1.609344 / KM_PER_DEGREE_LAT, longitude: 25.2797 }),
+      fix(device, 0, { speedKmh: 100, altitude: 100, distanceKm: 0.05, attributes: { note: 'a "quoted", text', ignition: true } }),
       fix(device, 1, { protocol: "=HYPERLINK(\"http://x\")", latitude: -0.0000001 }),
     ];
     await h.history.insert(rows);
@@ -110,6 +114,7 @@ describeApi("export_history", (h) => {
     expect(res.headers["content-type"]).toBe("text/csv; charset=utf-8");
     const records = parse(res.text, { columns: true }) as Record<string, string>[];
     expect(records).toEqual([
+      expect.objectContaining({ time: "2026-01-15 08:59:00", "distance (mi)": "0" }),
       {
         time: "2026-01-15 09:00:00",
         time_utc: "2026-01-15T08:00:00.000Z",
@@ -125,6 +130,25 @@ describeApi("export_history", (h) => {
       },
       expect.objectContaining({ time: "2026-01-15 09:00:05", latitude: "-0.0000001", protocol: "'=HYPERLINK(\"http://x\")" }),
     ]);
+  });
+
+  it("writes each row's step as get_history measures the track, across chunks: a late row and GPS spikes add nothing", async () => {
+    const user = await h.newUser();
+    const device = await h.addDevice(user);
+    // Five hours of a fix a minute (read in windows of one, two and four hours), heading north, with
+    // spikes 33 km off the road at the last fix of the first window, mid-window and at the first of the third.
+    const spikes = new Set([59, 100, 180]);
+    const rows = Array.from({ length: 300 }, (_, i) => fix(device, 0, { fixTime: T0 + i * 60_000, latitude: spikes.has(i) ? 55 : 54.6872 + i / 10_000, longitude: 25.2797 }));
+    await h.history.insert([...rows.slice(0, 120), ...rows.slice(121), rows[120]!]);
+    const res = await exportFile(h, user, device, "csv");
+    const records = parse(res.text, { columns: true }) as Record<string, string>[];
+    const steps = records.map((r) => Number(r["distance (km)"]));
+    expect(steps).toHaveLength(300);
+    expect([...spikes].map((i) => steps[i])).toEqual([0, 0, 0]);
+    const grouped = (await h.get("/get_history", { user, query: { device_id: device, ...DAY } })).body as { distance_sum: string };
+    const summed = steps.reduce((a, b) => a + b, 0);
+    expect(summed).toBeCloseTo(299 * (0.0001 * KM_PER_DEGREE_LAT), 3);
+    expect(grouped.distance_sum).toBe(`${summed.toFixed(2)} km`);
   });
 
   it("reads a long range a chunk at a time by the primary key, ties on one fix time included", async () => {

@@ -5,6 +5,7 @@ import type { HistoryStore, PositionRange } from "@fleet/history";
 import type { FastifyReply } from "fastify";
 import { clockOf } from "../lib/clock.js";
 import { TRACK_WRITERS, type TrackMeta } from "../lib/history-files.js";
+import { STEP_CONTEXT, stepsByRow } from "../lib/track-steps.js";
 import { localTimes } from "../lib/local-times.js";
 import { found } from "./found.js";
 
@@ -79,14 +80,23 @@ export async function exportHistory(deps: HistoryExportDeps, user: User, query: 
   const first = await chunks.next();
   async function* file() {
     yield writer.head(meta);
-    let previous: HistoryRow | undefined;
-    const write = (rows: HistoryRow[]) => {
-      const text = writer.rows(meta, rows, previous);
-      previous = rows.at(-1);
+    // Each chunk's last rows wait for the next chunk, and the rows written last stay at hand,
+    // so every row's step is measured with the rows either side of it (track-steps.ts).
+    let written: HistoryRow[] = [];
+    let waiting: HistoryRow[] = [];
+    const write = (rows: HistoryRow[], last: boolean) => {
+      const all = [...waiting, ...rows];
+      const now = last ? all : all.slice(0, Math.max(0, all.length - STEP_CONTEXT));
+      waiting = all.slice(now.length);
+      if (now.length === 0) return "";
+      const steps = stepsByRow([...written, ...now, ...waiting]);
+      const text = writer.rows(meta, now, written.at(-1), (r) => steps.get(r.id) ?? 0);
+      written = [...written, ...now].slice(-STEP_CONTEXT);
       return text;
     };
-    if (!first.done) yield write(first.value);
-    for await (const rows of chunks) yield write(rows);
+    if (!first.done) yield write(first.value, false);
+    for await (const rows of chunks) yield write(rows, false);
+    yield write([], true);
     yield writer.tail(meta);
   }
   reply.header("content-type", writer.contentType);

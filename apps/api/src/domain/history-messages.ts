@@ -1,13 +1,13 @@
 import { DEFAULT_HISTORY_PAGE_LIMIT, HISTORY_PAGE_LIMITS, parseRange, round, userUnits, type DeleteHistoryPositionsBody, type GetHistoryMessagesQuery, type GetHistoryMessagesResponse, type HistoryPosition, type HistoryRow, type UserUnits } from "@fleet/contracts";
 import { findUserDevice, listUserDevices, type Db, type Sensor, type User } from "@fleet/db";
 import type { HistoryPager, HistoryStore } from "@fleet/history";
-import { orderedFixes, stepDistances } from "@fleet/trips";
 import { readSensor, sensorInput, type SensorDefinition, type SensorInput } from "@fleet/sensors";
 import { clockOf } from "../lib/clock.js";
 import { otherArr, otherXml } from "../lib/attribute-members.js";
 import type { LiveRecordCache } from "../lib/live-records.js";
 import { localTimes } from "../lib/local-times.js";
 import { paginate } from "../lib/pagination.js";
+import { STEP_CONTEXT, stepsByRow } from "../lib/track-steps.js";
 import { found } from "./found.js";
 import { record as sensorRecord, type LiveStates } from "./sensors.js";
 
@@ -77,22 +77,6 @@ function positionRecord(ctx: PositionContext, row: HistoryRow, stepKm: number): 
   };
 }
 
-/** Rows read beside a page's, so each row's step is measured as in the whole track: two before (the fix before, and whether it was reached by a jump), two after (whether a fix is left by one). */
-const AROUND = 2;
-
-/**
- * The km of each row's step, as get_history measures the track (@fleet/trips' stepDistances over
- * its fixes: one per instant, GPS spikes measured across): from the fix before it in the period,
- * 0 for the period's first and for another position of the same instant. Measured again rather
- * than read from the rows, whose stored step overlaps the next once positions arrived late, so
- * that a period's rows add up to its history's distance.
- */
-function stepsByRow(window: readonly HistoryRow[]): Map<number, number> {
-  const fixes = orderedFixes(window);
-  const km = stepDistances(fixes);
-  return new Map(fixes.map((f, i) => [f.id, km[i]!]));
-}
-
 /** A page of the device's positions in the period, oldest first; `url` is the request's, for the page links. */
 export async function historyMessages(deps: HistoryMessagesDeps, user: User, query: GetHistoryMessagesQuery, url: string): Promise<GetHistoryMessagesResponse> {
   const clock = clockOf(user);
@@ -103,9 +87,9 @@ export async function historyMessages(deps: HistoryMessagesDeps, user: User, que
   );
   const page = { page: query.page ?? 1, perPage: query.limit ?? DEFAULT_HISTORY_PAGE_LIMIT };
   const offset = (page.page - 1) * page.perPage;
-  const before = Math.min(offset, AROUND);
+  const before = Math.min(offset, STEP_CONTEXT);
   const [{ total, rows: window }, states] = await Promise.all([
-    deps.pager.page({ deviceId: device.id, ...range }, offset - before, before + page.perPage + AROUND),
+    deps.pager.page({ deviceId: device.id, ...range }, offset - before, before + page.perPage + STEP_CONTEXT),
     deps.live.getStates([device.id]),
   ]);
   const ctx: PositionContext = { units: userUnits(user), time: localTimes(clock), sensors };

@@ -21,8 +21,8 @@ export interface TrackWriter {
   contentType: string;
   extension: string;
   head(meta: TrackMeta): string;
-  /** The next rows in time order; `previous` is the row written last, if any. */
-  rows(meta: TrackMeta, rows: readonly HistoryRow[], previous: HistoryRow | undefined): string;
+  /** The next rows in time order; `previous` is the row written last, if any; `stepKm` each row's step (track-steps.ts). */
+  rows(meta: TrackMeta, rows: readonly HistoryRow[], previous: HistoryRow | undefined, stepKm: (row: HistoryRow) => number): string;
   tail(meta: TrackMeta): string;
 }
 
@@ -94,7 +94,7 @@ const csv: TrackWriter = {
   extension: "csv",
   head: (m) =>
     `${["time", "time_utc", "latitude", "longitude", `altitude (${m.units.altitudeUnit})`, `speed (${m.units.speedUnit})`, "course", `distance (${m.units.distanceUnit})`, "valid", "protocol", "attributes"].join(",")}\r\n`,
-  rows: (m, rows) => {
+  rows: (m, rows, _previous, stepKm) => {
     let out = "";
     for (const r of rows) {
       const fields = [
@@ -105,7 +105,7 @@ const csv: TrackWriter = {
         dec(round(m.units.altitude(r.altitude), 1)),
         dec(round(m.units.speed(r.speedKmh), 1)),
         dec(r.course),
-        dec(round(m.units.distance(r.distanceKm), 6)),
+        dec(round(m.units.distance(stepKm(r)), 6)),
         r.valid ? 1 : 0,
         csvText(r.protocol),
         csvText(JSON.stringify(r.attributes)),
