@@ -1,7 +1,10 @@
 import { describe, expect, it } from "vitest";
+import { NO_NOTIFICATIONS } from "@fleet/db";
+import { MailMessageSchema } from "@fleet/mail";
+import { Value } from "@sinclair/typebox/value";
 import { evaluateDevice } from "../evaluate.js";
 import { T0, alert, deviceRules, track, user } from "../testing.js";
-import { webhookBody } from "./payloads.js";
+import { notificationsOf, webhookBody } from "./payloads.js";
 
 /** An overspeed alert at 90 km/h on a device of an owner in miles, and the event its track finds. */
 function overspeeding() {
@@ -54,5 +57,17 @@ describe("webhookBody", () => {
     const body = webhookBody(invalid, rules, T0);
     expect(body.position).toMatchObject({ valid: false, accuracy: 0 });
     expect(body.event.attributes).toEqual({});
+  });
+});
+
+describe("an alert's email", () => {
+  it("has a subject a mailer sends when the alert's or the device's name holds a tab or a line break", () => {
+    const notifications = { ...NO_NOTIFICATIONS, email: { active: true, input: "ops@example.com" } };
+    const watching = alert({ name: "Night\nwatch", type: "overspeed", attributes: { overspeed: 90 }, notifications });
+    const rules = { ...deviceRules([watching]), name: "Van\t7\r\nBcc: x@example.com" };
+    const [found] = evaluateDevice(rules, track(2, 10_000, (i) => ({ speedKmh: i === 0 ? 50 : 120 })), undefined).found;
+    const mail = notificationsOf(found!, rules).find((n) => n.channel === "email")!.payload as { to: string[]; subject: string; text: string };
+    expect(mail.subject).toBe("Night watch: Overspeed: 120 kph (limit 90 kph) (Van 7 Bcc: x@example.com)");
+    expect([...Value.Errors(MailMessageSchema, mail)]).toEqual([]);
   });
 });

@@ -79,6 +79,13 @@ export function webhookBody(found: Found, rules: DeviceRules, now = Date.now()) 
 }
 
 /**
+ * Text for a mail's subject, a header line: names and a custom event's message may hold a tab, a
+ * line break or a DEL, which the mailer refuses there (so the mail would be lost), each run a space.
+ */
+// eslint-disable-next-line no-control-regex -- replacing control characters is the point
+const oneLine = (text: string) => text.replace(/[\x00-\x1f\x7f]+/g, " ").trim() || "-";
+
+/**
  * The notifications of one found event: one per active channel the rules service delivers,
  * each carrying the alert's silence when it has one on (recordEvents leaves them out when
  * the event repeats one of the same alert, device, geofence and type within it).
@@ -100,7 +107,7 @@ export function notificationsOf(found: Found, rules: DeviceRules): EventNotifica
       channel: "email",
       payload: {
         to,
-        subject: `${found.alert.name}: ${found.event.message} (${rules.name})`.slice(0, 300),
+        subject: oneLine(`${found.alert.name}: ${found.event.message} (${rules.name})`).slice(0, 300),
         text: `${found.event.message}\n\n${label.device}: ${rules.name}\n${label.time}: ${when}\n${label.position}: ${found.event.latitude}, ${found.event.longitude}\n${label.alert}: ${found.alert.name}\n`,
       },
     });
