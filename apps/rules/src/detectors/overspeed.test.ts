@@ -44,7 +44,7 @@ describe("overspeed", () => {
     expect(evaluateDevice(rules, [position({ fixTime: T0 + 5_000, speedKmh: 130, latest: false })], first.state).change).toBeUndefined();
   });
 
-  it("takes the lowest speed limit of the owner's geofences holding the position, and its own elsewhere", () => {
+  it("takes the lowest speed limit of the owner's geofences holding the position, and its own elsewhere, naming the zone whose limit it was", () => {
     // A 50 km/h zone and, inside it around the track's start, a 30 km/h one; the town around them has none.
     const zones = [{ ...square(1, "Town", 54.69, 25.28, 0.05), speedLimit: null }, { ...square(2, "Centre", 54.69, 25.28, 0.02), speedLimit: 50 }, { ...square(3, "School", 54.69, 25.28, 0.005), speedLimit: 30 }];
     const rules = deviceRules([alert({ type: "overspeed", attributes: { overspeed: 90 } })], { geofences: zones });
@@ -59,10 +59,10 @@ describe("overspeed", () => {
       [54.72, 95],
     ] as const;
     const r = runTrack(rules, track(at.length, 10_000, (i) => ({ latitude: at[i]![0], speedKmh: at[i]![1] })));
-    expect(r.events.map((e) => [e.message, e.time.getTime()])).toEqual([
-      ["Overspeed: 40 kph (limit 30 kph)", T0 + 10_000],
-      ["Overspeed: 60 kph (limit 50 kph)", T0 + 40_000],
-      ["Overspeed: 95 kph (limit 90 kph)", T0 + 60_000],
+    expect(r.events.map((e) => [e.message, e.time.getTime(), e.geofenceId])).toEqual([
+      ["Overspeed: 40 kph (limit 30 kph)", T0 + 10_000, 3],
+      ["Overspeed: 60 kph (limit 50 kph)", T0 + 40_000, 2],
+      ["Overspeed: 95 kph (limit 90 kph)", T0 + 60_000, null],
     ]);
   });
 });

@@ -22,10 +22,18 @@ function limitAt({ alert, device, inside }: DetectorInput, own: number): number 
   return lowest ?? own;
 }
 
+/** The geofence whose speed limit is `limit` at the position, if the limit is a zone's: the event names it, as Traccar's does. */
+function zoneOf({ alert, device, inside }: DetectorInput, limit: number): number | undefined {
+  if (!device.speedZoneOwners.has(alert.userId)) return undefined;
+  for (const id of inside()) if (device.geofences.get(id)?.speedLimit === limit) return id;
+  return undefined;
+}
+
 /**
  * overspeed: speed above the limit (km/h), on the rising edge only; the episode ends when
  * the speed drops to the limit or below (Traccar's OverspeedEventHandler, the vendor's
- * checker). Inside a geofence with a speed limit, that limit is the alert's.
+ * checker). Inside a geofence with a speed limit, that limit is the alert's, and the event names
+ * the geofence.
  */
 export const overspeed: Detector<OverspeedMemory> = (input, previous) => {
   const { position, alert, owner } = input;
@@ -39,5 +47,6 @@ export const overspeed: Detector<OverspeedMemory> = (input, previous) => {
   const speed = Math.round(units.speed(position.speedKmh));
   const speedLimit = Math.round(units.speed(limit));
   const message = messagesFor(owner.lang).overspeed(`${speed} ${units.speedUnit}`, `${speedLimit} ${units.speedUnit}`);
-  return { events: [{ type: "overspeed", message, attributes: { speed, speedLimit } }], next: OVER };
+  const geofenceId = zoneOf(input, limit);
+  return { events: [{ type: "overspeed", message, attributes: { speed, speedLimit }, ...(geofenceId === undefined ? {} : { geofenceId }) }], next: OVER };
 };
