@@ -23,6 +23,11 @@ describe("overspeed", () => {
     expect(runTrack(rules, track(2, 10_000, (i) => ({ speedKmh: speeds[i]! }))).events.map((e) => [e.sound, e.push])).toEqual([[false, false]]);
   });
 
+  it("says a speed just over the limit to a tenth, so it never reads as the limit", () => {
+    const r = runTrack(rules, track(4, 10_000, (i) => ({ speedKmh: [50, 90.4, 50, 90.5][i]! })));
+    expect(r.events.map((e) => e.message)).toEqual(["Overspeed: 90.4 kph (limit 90 kph)", "Overspeed: 91 kph (limit 90 kph)"]);
+  });
+
   it("says the speed in the owner's units", () => {
     const miles = deviceRules([alert({ type: "overspeed", attributes: { overspeed: 90 } })], { users: [user({ unitOfDistance: "mi" })] });
     const r = runTrack(miles, track(2, 10_000, (i) => ({ speedKmh: [50, 100][i]! })));

@@ -46,7 +46,9 @@ export const overspeed: Detector<OverspeedMemory> = (input, previous) => {
   const { units } = owner;
   const speed = Math.round(units.speed(position.speedKmh));
   const speedLimit = Math.round(units.speed(limit));
-  const message = messagesFor(owner.lang).overspeed(`${speed} ${units.speedUnit}`, `${speedLimit} ${units.speedUnit}`);
+  // 90.4 over a limit of 90 reads 90.4, not "90 (limit 90)".
+  const shown = speed > speedLimit ? String(speed) : String(Math.round(units.speed(position.speedKmh) * 10) / 10);
+  const message = messagesFor(owner.lang).overspeed(`${shown} ${units.speedUnit}`, `${speedLimit} ${units.speedUnit}`);
   const geofenceId = zoneOf(input, limit);
   return { events: [{ type: "overspeed", message, attributes: { speed, speedLimit }, ...(geofenceId === undefined ? {} : { geofenceId }) }], next: OVER };
 };
