@@ -7,9 +7,13 @@
 import { describe, expect, it } from "vitest";
 import { AddDeviceResponseSchema, AddSensorResponseSchema, AddServiceResponseSchema, AddUserDriverResponseSchema, EditSetupDataResponseSchema, GetDevicesLatestResponseSchema, OkSchema } from "@fleet/contracts";
 import { findUserByEmail } from "@fleet/db";
+import { createGeocoder } from "@fleet/geocoder";
 import * as devices from "../src/domain/devices.js";
 import { liveRecordCache } from "../src/lib/live-records.js";
 import { deviceFields, describeApi, nextSecond, ok, type ApiHarness, type Reply, type TestUser } from "./fixture.js";
+
+/** A first poll lists no events, so names no place: the offline geocoder, as an API without GEOCODER_URL. */
+const geocoder = createGeocoder({ logger: { info() {}, warn() {} } });
 
 /** One user's records: `device` is the one the writes aim at, in group `group`, with a driver, a sensor and a service; `near` and `far` are two more devices of the same user, ungrouped. */
 interface Fleet {
@@ -129,7 +133,7 @@ async function listedSince(h: ApiHarness, user: TestUser, time: number): Promise
  * records store itself; the time-dependent stop_duration is left out.
  */
 async function coldItems(h: ApiHarness, user: TestUser): Promise<Map<number, unknown>> {
-  const view = { db: h.db, live: h.live, liveRecords: liveRecordCache(h.db, h.live, { maxDevices: 1000 }), settings: h.settings };
+  const view = { db: h.db, live: h.live, liveRecords: liveRecordCache(h.db, h.live, { maxDevices: 1000 }), geocoder, settings: h.settings };
   // The user as the write left it (units, timezone), as a request would load it.
   const { items } = await devices.latest(view, (await findUserByEmail(h.db, user.email))!, undefined);
   return new Map(items.map((i) => [i.id, comparable(i)]));

@@ -143,7 +143,7 @@ describeApi("events", (h: ApiHarness) => {
     expect((await list(a)).total).toBe(3);
   });
 
-  it("lists in get_devices_latest an event recorded after `time`, once, with its device and geofence, and lists its device as changed", async () => {
+  it("lists in get_devices_latest an event recorded after `time`, once, with its device, geofence and address, and lists its device as changed", async () => {
     const user = await h.newUser();
     const device = await h.addDevice(user, { name: "Polled van" });
     await h.addDevice(user, { name: "Quiet van" });
@@ -163,6 +163,8 @@ describeApi("events", (h: ApiHarness) => {
     expect(second.items.map((i) => i.id)).toEqual([device]);
     expect(second.events).toHaveLength(1);
     expect(second.events[0]).toMatchObject({ id: recorded!.id, device_id: device, geofence_id: fence, message: "Zone in", geofence: { id: fence, name: "Depot" }, device: { id: device, name: "Polled van" } });
+    // Recorded without an address: named as get_events names it.
+    expect([second.events[0]!.address, (await list(user)).data.find((e) => e.id === recorded!.id)?.address]).toEqual(["Vilnius, LT", "Vilnius, LT"]);
     // Listed once: the next poll, a second later, starts where this one's window ended.
     await nextSecond();
     expect((await latest(user, second.time)).events).toEqual([]);

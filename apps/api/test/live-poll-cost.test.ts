@@ -8,10 +8,14 @@ import { tmpdir } from "node:os";
 import { afterAll, describe, expect, it } from "vitest";
 import type { LiveState } from "@fleet/contracts";
 import { createDevice, createUser, onEventsRecorded, openDb, recordEvents, type DbHandle, type User } from "@fleet/db";
+import { createGeocoder } from "@fleet/geocoder";
 import { createMemoryLive, type LiveStore } from "@fleet/live";
 import { hasService, tempPglite, tempPostgresDb, uniqueSuffix } from "@fleet/testkit";
 import * as devices from "../src/domain/devices.js";
 import { liveRecordCache } from "../src/lib/live-records.js";
+
+/** The offline geocoder, as an API without GEOCODER_URL names the events' places: it reads no rows. */
+const geocoder = createGeocoder({ logger: { info() {}, warn() {} } });
 
 function position(deviceId: number): LiveState {
   const now = Date.now();
@@ -68,7 +72,7 @@ function suite(store: "pglite" | "postgres") {
    * records edited (marked), only their states (a new position each), or an event recorded on each.
    */
   async function poll(f: Fleet, changed: number, how: "record" | "state" | "event" = "record"): Promise<{ rows: number; queries: number; listed: number[]; events: number }> {
-    const view = { db: handle!.db, live: live!, liveRecords: liveRecordCache(handle!.db, live!, { maxDevices: 100_000 }), settings: { offlineAfterMs: 300_000, version: "test" } };
+    const view = { db: handle!.db, live: live!, liveRecords: liveRecordCache(handle!.db, live!, { maxDevices: 100_000 }), geocoder, settings: { offlineAfterMs: 300_000, version: "test" } };
     const { time } = await devices.latest(view, f.user, undefined);
     // Past the second the first poll answered with: that second is sent again.
     await new Promise((r) => setTimeout(r, 1000 - (Date.now() % 1000) + 5));

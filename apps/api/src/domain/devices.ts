@@ -7,6 +7,7 @@ import {
   UserGroup, createDevice, destroyDevice, findUserDevice, listDeviceGroups, listUsers, setDevicesActive, updateDevice,
   type CreateDeviceInput, type Db, type UpdateDeviceInput, type User, type UserDeviceRecord,
 } from "@fleet/db";
+import type { Geocoder } from "@fleet/geocoder";
 import { indexCovers, type LiveStore } from "@fleet/live";
 import { todayIn } from "@fleet/sensors";
 import { clockOf } from "../lib/clock.js";
@@ -33,6 +34,8 @@ const WHAT = "Device";
 export interface LiveView {
   db: Db;
   live: LiveStore;
+  /** Names the addresses of a poll's new events, as get_events does. */
+  geocoder: Pick<Geocoder, "reverse">;
   liveRecords: LiveRecordCache;
   /** For the whole-fleet lists; absent, every state is read from `live`. */
   liveStates?: LiveStateCache;
@@ -234,6 +237,6 @@ export async function latest(view: LiveView, user: User, time: number | undefine
   // Events marked up to the second the answer's `time` names, where the next poll starts.
   // A first poll has none (the client has nothing to be told is new); marking an event
   // marks its device, so a poll that lists no device has none either.
-  const events = time === undefined || deviceIds.length === 0 ? [] : await polled(view.db, view.live, user, since, next * 1000);
+  const events = time === undefined || deviceIds.length === 0 ? [] : await polled(view.db, view.live, view.geocoder, user, since, next * 1000);
   return { items, events, time: next, version: view.settings.version };
 }

@@ -96,18 +96,23 @@ export async function byProtocol(db: Db, user: User, query: { protocol: string; 
   return { ...Object.fromEntries(entries), status: 1 as const };
 }
 
+/** How long a poll may wait for its new events' addresses: a poll answers in milliseconds. */
+const POLL_ADDRESS_BUDGET_MS = 250;
+
 /**
  * get_devices_latest's `events`: those marked in the live store within [sinceMs, untilMs),
- * oldest first, each with its device and geofence. The poll asks from its `time` to the
- * second its answer's `time` names, where the next poll starts: each event is listed once.
- * Reads the events store only when something was marked.
+ * oldest first, each with its device and geofence and, as get_events names it, its address.
+ * The poll asks from its `time` to the second its answer's `time` names, where the next poll
+ * starts: each event is listed once. Reads the events store only when something was marked.
  */
-export async function polled(db: Db, live: LiveStore, user: User, sinceMs: number, untilMs: number): Promise<LiveEvent[]> {
+export async function polled(db: Db, live: LiveStore, geocoder: Pick<Geocoder, "reverse">, user: User, sinceMs: number, untilMs: number): Promise<LiveEvent[]> {
   const ids = await live.eventsMarked(user.id, sinceMs, untilMs);
   if (ids.length === 0) return [];
   const shown = shownFor(user);
-  return (await listUserEventsByIds(db, user.id, ids)).map((e) => ({
-    ...eventItem(e, shown),
+  const rows = await listUserEventsByIds(db, user.id, ids);
+  const addresses = await addressesOf(geocoder, rows.filter((e) => e.address === ""), POLL_ADDRESS_BUDGET_MS);
+  return rows.map((e) => ({
+    ...eventItem(e, shown, addresses),
     geofence: e.geofenceName === null ? { id: 0, name: "" } : { id: e.geofenceId ?? 0, name: e.geofenceName },
     device: { id: e.deviceId, name: e.deviceName },
   }));
