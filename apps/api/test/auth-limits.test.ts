@@ -55,6 +55,16 @@ describe("sign-in attempts are limited", () => {
     expectLimited(await h.inject({ method: "GET", url: `/api/password_reminder?lang=en&email=${email()}`, remoteAddress: from }));
   });
 
+  it("keeps login's failures apart from the reminders anyone may ask for an email", async () => {
+    const user = await h.newUser();
+    const remind = () => h.inject({ method: "GET", url: `/api/password_reminder?lang=en&email=${encodeURIComponent(user.email)}`, remoteAddress: address() });
+    for (let i = 0; i < 3; i++) expect((await remind()).status).toBe(200);
+    expectLimited(await remind());
+    // The user mistypes once, then signs in.
+    expect((await login(h, address(), user.email)).status).toBe(401);
+    expect((await login(h, address(), user.email, user.password)).status).toBe(200);
+  });
+
   it("does not limit signed-in requests", async () => {
     const user = await h.newUser();
     for (let i = 0; i < 12; i++) expect((await h.get("/get_user_data", { user })).status).toBe(200);

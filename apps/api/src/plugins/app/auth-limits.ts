@@ -47,12 +47,19 @@ function refuse(reply: FastifyReply, seconds: number): never {
  */
 async function authLimits(app: FastifyInstance, opts: { limits?: AuthLimits }) {
   const limits = opts.limits ?? DEFAULT_AUTH_LIMITS;
-  const byAddress = app.createRateLimit({ max: limits.perAddressPerMinute, timeWindow: 60_000, keyGenerator: (req) => `addr:${req.ip}` });
-  const byEmail = app.createRateLimit({ max: limits.perEmailPerQuarterHour, timeWindow: 15 * 60_000, keyGenerator: (req) => `email:${emailOf(req)}` });
-  const counted = (req: FastifyRequest) => Promise.all([byAddress(req), ...(emailOf(req) === undefined ? [] : [byEmail(req)])]);
+  /** Counts against the address and the email named, under keys of `kind`'s own. */
+  const counter = (kind: string) => {
+    const byAddress = app.createRateLimit({ max: limits.perAddressPerMinute, timeWindow: 60_000, keyGenerator: (req) => `${kind}addr:${req.ip}` });
+    const byEmail = app.createRateLimit({ max: limits.perEmailPerQuarterHour, timeWindow: 15 * 60_000, keyGenerator: (req) => `${kind}email:${emailOf(req)}` });
+    return (req: FastifyRequest) => Promise.all([byAddress(req), ...(emailOf(req) === undefined ? [] : [byEmail(req)])]);
+  };
+  const attempts = counter("");
+  // Login's failures apart from the other routes' attempts, which anyone may make about any
+  // email: those must not use up a user's login failures.
+  const failures = counter("login-");
 
   app.decorate("authLimit", async function authLimit(req, reply) {
-    for (const check of await counted(req)) if (!check.isAllowed && check.isExceeded) refuse(reply, check.ttlInSeconds);
+    for (const check of await attempts(req)) if (!check.isAllowed && check.isExceeded) refuse(reply, check.ttlInSeconds);
   } satisfies preHandlerAsyncHookHandler);
 
   /** Addresses and emails out of login failures, until when (ms). */
@@ -74,7 +81,7 @@ async function authLimits(app: FastifyInstance, opts: { limits?: AuthLimits }) {
       const now = Date.now();
       if (locked.size > 10_000) for (const [key, until] of locked) if (until <= now) locked.delete(key);
       const keys = loginKeys(req);
-      (await counted(req)).forEach((check, i) => {
+      (await failures(req)).forEach((check, i) => {
         // The failure that uses up the last one locks: the next attempt is refused.
         if (!check.isAllowed && (check.remaining === 0 || check.isExceeded)) locked.set(keys[i]!, now + check.ttlInSeconds * 1000);
       });
