@@ -1,6 +1,6 @@
 import { randomUUID } from "node:crypto";
 import { expect, it } from "vitest";
-import { AdminClientResponseSchema, AdminClientsResponseSchema, DeadLettersRepublishResponseSchema, DeadLettersResponseSchema, LoginResponseSchema, UnregisteredDevicesResponseSchema, UserDataSchema, type DeadLetter } from "@fleet/contracts";
+import { AdminClientResponseSchema, AdminClientsResponseSchema, OkSchema, DeadLettersRepublishResponseSchema, DeadLettersResponseSchema, LoginResponseSchema, UnregisteredDevicesResponseSchema, UserDataSchema, type DeadLetter } from "@fleet/contracts";
 import { recordUnregistered } from "@fleet/db";
 import { uniqueSuffix } from "@fleet/testkit";
 import { describeApi, failure, invalid, ok, wrongCredentials } from "./fixture.js";
@@ -19,6 +19,16 @@ describeApi("admin", (h) => {
     const login = ok(await h.post("/login", { body: { email, password: "client-pw-1" } }), LoginResponseSchema);
     const data = ok(await h.get("/get_user_data", { hash: login.user_api_hash }), UserDataSchema);
     expect(data).toEqual({ email, expiration_date: null, days_left: null, plan: "Standard", devices_limit: 0, group_id: 2 });
+  });
+
+  it("takes a devices limit of 0 as none, on create and on update, as get_user_data shows none", async () => {
+    const body = { email: newEmail(), password: "client-pw-1", password_confirmation: "client-pw-1", devices_limit: 0 };
+    const { item } = ok(await h.post("/admin/client", { user: h.admin, body }), AdminClientResponseSchema);
+    expect(item.devices_limit).toBeNull();
+    ok(await h.request("PUT", "/admin/client", { user: h.admin, body: { id: item.id, devices_limit: 3 } }), OkSchema);
+    ok(await h.request("PUT", "/admin/client", { user: h.admin, body: { id: item.id, devices_limit: 0 } }), OkSchema);
+    const listed = ok(await h.get("/admin/clients", { user: h.admin, query: { search_phrase: body.email } }), AdminClientsResponseSchema).data;
+    expect(listed.map((c) => [c.email, c.devices_limit])).toEqual([[body.email, null]]);
   });
 
   it("keeps the limits, expiration and group it is given", async () => {

@@ -26,7 +26,7 @@ function patchOf(b: AdminClientUpdateBody, clock: UserClock): ClientPatch {
     expirationDate = b.expiration_date === null ? null : parseExpiration(b.expiration_date, clock);
     if (expirationDate === undefined) throw new InvalidInputError({ expiration_date: "The expiration date is not a valid date." });
   }
-  const devicesLimit = isTruthy(b.enable_devices_limit) === false ? null : b.devices_limit;
+  const devicesLimit = isTruthy(b.enable_devices_limit) === false || b.devices_limit === 0 ? null : b.devices_limit;
   return { email: b.email, password: b.password, groupId: b.group_id, active: isTruthy(b.active), devicesLimit, expirationDate };
 }
 

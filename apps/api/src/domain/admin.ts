@@ -66,7 +66,8 @@ export async function createClient(db: Db, admin: User, b: AdminClientBody) {
     password: b.password,
     groupId: b.group_id ?? UserGroup.user,
     active: isTruthy(b.active) ?? true,
-    devicesLimit: isTruthy(b.enable_devices_limit) === false ? null : (b.devices_limit ?? null),
+    // 0 is no limit, as get_user_data shows it.
+    devicesLimit: isTruthy(b.enable_devices_limit) === false || !b.devices_limit ? null : b.devices_limit,
     expirationDate,
   };
   const user = await worded(storeClient(db, input, b.objects), objectsWording);

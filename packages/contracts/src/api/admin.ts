@@ -12,7 +12,7 @@ export const AdminClientBodySchema = Type.Object({
   password_confirmation: Type.String({ maxLength: 255 }),
   group_id: Type.Optional(Type.Union([Type.Literal(1), Type.Literal(2)], { description: "1 administrator, 2 user" })),
   active: Type.Optional(FormBoolean()),
-  devices_limit: Type.Optional(Type.Union([Type.Null(), Type.Integer({ minimum: 1, maximum: 1_000_000, description: "omit or null for no limit" })])),
+  devices_limit: Type.Optional(Type.Union([Type.Null(), Type.Integer({ minimum: 0, maximum: 1_000_000, description: "0, null or omitted for no limit" })])),
   expiration_date: Type.Optional(Type.Union([Type.Null(), ...AdminDateSchemas])),
   enable_devices_limit: Type.Optional(FormBoolean({ description: "off: no devices limit, whatever devices_limit says" })),
   enable_expiration_date: Type.Optional(FormBoolean({ description: "off: never expires, whatever expiration_date says" })),
