@@ -1,5 +1,6 @@
-import { expect, it } from "vitest";
+import { describe, expect, it } from "vitest";
 import type { LiveState, RawPosition } from "@fleet/contracts";
+import { distanceKm } from "@fleet/geo";
 import { positionContext } from "./context.js";
 import { distance } from "./distance.js";
 
@@ -30,4 +31,28 @@ it("still measures an older fix, for history, but leaves the odometer alone", ()
   const ctx = measured(raw(54.01), current, prev, false);
   expect(ctx.distanceKm).toBeGreaterThan(1);
   expect(ctx.odometerKm).toBe(100);
+});
+
+describe("a GPS spike", () => {
+  // Heading north a fix every 10 s at about 40 km/h, one fix 33 km off the road.
+  const at = (id: number, latitude: number) => ({ id, fixTime: id * 10_000, latitude, longitude: 25 });
+  const km = (a: { latitude: number }, b: { latitude: number }) => distanceKm({ lat: a.latitude, lng: 25 }, { lat: b.latitude, lng: 25 });
+  const next = (id: number, latitude: number): RawPosition => ({ ...raw(latitude), id, fixTime: id * 10_000 });
+  const after = (tail: ReturnType<typeof at>[], p: RawPosition) => measured(p, { ...current, tail }, tail.at(-1), true);
+
+  it("comes off the odometer once the fix after it comes back: the odometer measures across it", () => {
+    const [a, b, spike] = [at(1, 54), at(2, 54.001), at(3, 54.3)];
+    const ctx = after([a, b, spike], next(4, 54.002));
+    // The stored step is the step as measured; the odometer (100 km with the spike counted) goes from b.
+    expect(ctx.distanceKm).toBeCloseTo(km(spike, { latitude: 54.002 }), 6);
+    expect(ctx.odometerKm).toBeCloseTo(100 - km(b, spike) + km(b, { latitude: 54.002 }), 6);
+  });
+
+  it("stays on the odometer when the fix before it was reached as fast, or the fix after it is as far off", () => {
+    const [a, b, spike] = [at(1, 54), at(2, 54.001), at(3, 54.3)];
+    const jumpedTo = after([at(1, 53.7), b, spike], next(4, 54.002));
+    expect(jumpedTo.odometerKm).toBeCloseTo(100 + jumpedTo.distanceKm, 6);
+    const stillAway = after([a, b, spike], next(4, 54.301));
+    expect(stillAway.odometerKm).toBeCloseTo(100 + stillAway.distanceKm, 6);
+  });
 });

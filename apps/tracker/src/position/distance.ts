@@ -1,13 +1,41 @@
-import { distanceKm } from "@fleet/geo";
+import type { TailPoint } from "@fleet/contracts";
+import { distanceKm, GPS_JUMP_KMH } from "@fleet/geo";
 import type { PositionHandler } from "./context.js";
 
+type Fix = { fixTime: number; latitude: number; longitude: number };
+
+const between = (a: Fix, b: Fix) => distanceKm({ lat: a.latitude, lng: a.longitude }, { lat: b.latitude, lng: b.longitude });
+const isFast = (km: number, a: Fix, b: Fix) => km * 3_600_000 > GPS_JUMP_KMH * (b.fixTime - a.fixTime);
+
 /**
- * Distance from the fix before this one in time, and the odometer, which only the newest
- * fix moves. Rounded to 1e-6 km so a replay stores the same distance.
+ * What the odometer takes back when this newest fix, `km` from the one before it (`spike`, the
+ * tail's last), shows that one was a GPS spike: reached and left faster than GPS_JUMP_KMH, from
+ * a fix reached normally (history's rule, @fleet/trips' stepDistances, as far as the fixes so
+ * far tell). The km counted to the spike and from it become the km from the fix before it.
+ */
+function spikeCorrection(tail: readonly TailPoint[], raw: Fix, km: number): number {
+  const [beforeBefore, before, spike] = [tail.at(-3), tail.at(-2), tail.at(-1)];
+  if (before === undefined || spike === undefined || !isFast(km, spike, raw)) return 0;
+  const toSpike = between(before, spike);
+  if (!isFast(toSpike, before, spike) || (beforeBefore !== undefined && isFast(between(beforeBefore, before), beforeBefore, before))) return 0;
+  return between(before, raw) - toSpike - km;
+}
+
+/**
+ * Distance from the fix before this one in time, and the odometer, which only the newest fix
+ * moves. Rounded to 1e-6 km so a replay stores the same distance. The stored distance is the
+ * step as measured; the odometer measures across a GPS spike, as history does.
  */
 export const distance: PositionHandler = (ctx) => {
   const { prev, raw, current } = ctx;
-  const km = prev ? distanceKm({ lat: prev.latitude, lng: prev.longitude }, { lat: raw.latitude, lng: raw.longitude }) : 0;
+  const km = prev ? between(prev, raw) : 0;
   ctx.distanceKm = Math.round(km * 1e6) / 1e6;
-  ctx.odometerKm = ctx.newest ? (current?.odometerKm ?? 0) + ctx.distanceKm : current!.odometerKm;
+  if (!ctx.newest) {
+    ctx.odometerKm = current!.odometerKm;
+    return;
+  }
+  const tail = current?.tail;
+  // Only a step too fast for a vehicle can follow a spike: the rest cost nothing more.
+  const correction = tail !== undefined && prev !== undefined && prev.id === tail.at(-1)?.id ? spikeCorrection(tail, raw, ctx.distanceKm) : 0;
+  ctx.odometerKm = (current?.odometerKm ?? 0) + ctx.distanceKm + correction;
 };
