@@ -16,6 +16,12 @@ import { ApiHarness, ok, type RecordsStore } from "./fixture.js";
 
 const DAY = 86_400_000;
 const MINUTE = 60_000;
+/**
+ * Noon UTC two days from now: the scheduler's clock for a run, far enough from midnight that
+ * its ticks a few minutes apart stay on one day (run near midnight, a tick past it found the
+ * next day's run due and mailed it too).
+ */
+const NOON_IN_TWO_DAYS = () => Math.floor(Date.now() / DAY) * DAY + 2 * DAY + 12 * 60 * MINUTE;
 
 function describeSchedule(kind: RecordsStore): void {
   describe(`scheduled reports on ${kind}, mailed through a real SMTP server`, () => {
@@ -53,7 +59,7 @@ function describeSchedule(kind: RecordsStore): void {
     const mailsTo = (address: string) => smtp.received.filter((m) => m.to.includes(address));
 
     it("mails yesterday's report once, as an attachment, though an instance died holding the run", async () => {
-      const now = Date.now() + 2 * DAY;
+      const now = NOON_IN_TWO_DAYS();
       const email = "dispatch-1@example.com";
       const { user, report, yesterday } = await scheduled(email, now);
       // Instance A writes the run and takes it, then dies before mailing it.
@@ -92,7 +98,7 @@ function describeSchedule(kind: RecordsStore): void {
     });
 
     it("mails nothing for a report no longer scheduled, and each run once when two instances tick together", async () => {
-      const now = Date.now() + 2 * DAY;
+      const now = NOON_IN_TWO_DAYS();
       const off = await scheduled("dispatch-2@example.com", now);
       ok(await h.post("/edit_report", { user: off.user, body: { id: off.report, title: "Daily fleet", type: 3, format: "xls", devices: [off.device], stops: 5, daily: 0, weekly: 0, email: "" } }), OkSchema);
       await scheduled("dispatch-3@example.com", now);
