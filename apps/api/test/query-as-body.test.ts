@@ -34,6 +34,15 @@ describeApi("a POST's fields in the query, as Laravel reads them", (h) => {
     ok(await h.post("/login", { lang: null, query: { email: user.email, password: user.password } }), LoginResponseSchema);
   });
 
+  it("reads no body at all as an empty form: each missing field is named", async () => {
+    const user = await h.newUser();
+    const errors = invalid(await h.post("/add_device", { user }));
+    expect(Object.keys(errors)).toEqual(expect.arrayContaining(["name", "imei"]));
+    expect(errors).not.toHaveProperty("body");
+    const device = await h.addDevice(user);
+    expect(Object.keys(invalid(await h.post(`/admin/device/${device}/user`, { user: h.admin })))).toEqual(["user_id"]);
+  });
+
   it("still refuses a JSON body that is not an object", async () => {
     const user = await h.newUser();
     expect(invalid(await h.post("/add_device", { user, query: asQuery(deviceFields()), body: [1] }))).toHaveProperty("body");
