@@ -1,6 +1,7 @@
-import { numericAttribute, type EnrichedPosition } from "@fleet/contracts";
+import type { EnrichedPosition } from "@fleet/contracts";
 import type { EventInput } from "@fleet/db";
 import type { RuleState } from "@fleet/live";
+import { toNumber } from "@fleet/sensors";
 import { UNCHANGED, type Detection, type DetectorResult } from "./detector.js";
 import { DETECTORS, type AnyDetector } from "./detectors/index.js";
 import { geofencesOf, sameIds } from "./detectors/geofence.js";
@@ -43,7 +44,8 @@ export function eventInput(alert: RuleAlert, rules: DeviceRules, position: Enric
     speedKmh: position.speedKmh,
     altitudeM: position.altitude,
     course: position.course,
-    power: numericAttribute(position.attributes.power),
+    // A form's text (insert.php keeps `attributes[power]=13.9` as sent) is read as its number.
+    power: toNumber(position.attributes.power),
     alertId: alert.id,
     geofenceId: d.geofenceId ?? null,
     positionId: position.id,

@@ -1,6 +1,6 @@
 import { TypeCompiler } from "@sinclair/typebox/compiler";
 import { describe, expect, it } from "vitest";
-import { attributeKey, numericAttribute, RawPositionSchema, rfidOf, type RawPosition } from "./position.js";
+import { attributeKey, RawPositionSchema, rfidOf, type RawPosition } from "./position.js";
 
 /** How the tracker checks a message from positions.raw. */
 const check = TypeCompiler.Compile(RawPositionSchema);
@@ -61,12 +61,5 @@ describe("attributeKey", () => {
     expect(attributeKey("io-239")).toBe("io-239");
     expect(attributeKey("  ")).toBe("");
     expect(attributeKey("Temp.1 (°C)")).toBe("temp_1_c");
-  });
-});
-
-describe("numericAttribute", () => {
-  it("reads numbers and decimal text as numbers, and nothing else", () => {
-    expect([12.6, "13.9", " -4 ", "+0.5", ".5", "7."].map(numericAttribute)).toEqual([12.6, 13.9, -4, 0.5, 0.5, 7]);
-    expect([undefined, "", "n/a", "1e3", "0x10", "12,6", true, Number.NaN].map((v) => numericAttribute(v as never))).toEqual([null, null, null, null, null, null, null, null]);
   });
 });

@@ -41,16 +41,6 @@ export function knownAttribute(attributes: Attributes, key: KnownAttribute): Att
   return attributes[key];
 }
 
-/**
- * An attribute's value as a number: a number as it is, text that is a decimal number (a form
- * field, `attributes[power]=12.6`, keeps its value as sent) read as one; otherwise null.
- */
-export function numericAttribute(value: Attributes[string] | undefined): number | null {
-  if (typeof value === "number") return Number.isFinite(value) ? value : null;
-  if (typeof value !== "string" || !/^\s*[-+]?(\d+\.?\d*|\.\d+)\s*$/.test(value)) return null;
-  return Number(value);
-}
-
 /** Whether a fix is valid: devices send `valid` as a boolean or as text, and only an explicit false marks a fix invalid. */
 export function isValidFix(attributes: Attributes): boolean {
   const valid = knownAttribute(attributes, "valid");
