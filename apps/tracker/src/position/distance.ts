@@ -14,8 +14,11 @@ const isFast = (km: number, a: Fix, b: Fix) => km * 3_600_000 > GPS_JUMP_KMH * (
  * far tell). The km counted to the spike and from it become the km from the fix before it.
  */
 function spikeCorrection(tail: readonly TailPoint[], raw: Fix, km: number): number {
-  const [beforeBefore, before, spike] = [tail.at(-3), tail.at(-2), tail.at(-1)];
-  if (before === undefined || spike === undefined || !isFast(km, spike, raw)) return 0;
+  const spike = tail.at(-1);
+  if (spike === undefined || !isFast(km, spike, raw)) return 0;
+  const before = tail.at(-2);
+  if (before === undefined) return 0;
+  const beforeBefore = tail.at(-3);
   const toSpike = between(before, spike);
   if (!isFast(toSpike, before, spike) || (beforeBefore !== undefined && isFast(between(beforeBefore, before), beforeBefore, before))) return 0;
   return between(before, raw) - toSpike - km;
