@@ -15,8 +15,7 @@ export async function queryIntoBody(req: FastifyRequest): Promise<void> {
   const query = req.query as Record<string, unknown>;
   const present = Object.keys(declared).filter((k) => query[k] !== undefined);
   if (present.length === 0) return;
-  // No body at all (everything in the query) is fine; `null` or an array is not.
-  if (req.body === undefined) req.body = {};
+  // No body at all is already an empty one (query-as-body.ts); `null` or an array is not.
   if (typeof req.body !== "object" || req.body === null || Array.isArray(req.body)) return;
   const body = req.body as Record<string, unknown>;
   const clashes = present.filter((k) => body[k] !== undefined && JSON.stringify(body[k]) !== JSON.stringify(query[k]) && String(body[k]) !== String(query[k]));
