@@ -79,6 +79,14 @@ describe("sign-up and password reminders, mailed through a real SMTP server", ()
     expect(again.text).toContain("This link cannot be used");
   });
 
+  it("signs up an email typed with blanks around it as the address without them", async () => {
+    const email = newEmail();
+    const res = ok(await h.post("/register", { body: { email: ` ${email.toUpperCase()} ` }, as: "form" }), RegisterResponseSchema);
+    expect(res.email).toBe(email);
+    expect((await smtp.mailTo(email)).text).toContain(email);
+    expect(invalid(await h.post("/register", { body: { email } }))).toEqual({ email: "The email has already been taken." });
+  });
+
   it("refuses a second sign-up of one email, and keeps no account whose mail could not be sent", async () => {
     const email = newEmail();
     ok(await h.post("/register", { body: { email } }), RegisterResponseSchema);

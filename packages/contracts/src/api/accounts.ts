@@ -6,7 +6,8 @@ import { StatusOk } from "./common.js";
  * with only an email, mails a link and a code; POST with the code sets a new password).
  */
 
-const Email = Type.String({ minLength: 3, maxLength: 255, pattern: "^[^@\\s]+@[^@\\s]+\\.[^@\\s]+$" });
+/** Blanks around the address are allowed and dropped, as Laravel's TrimStrings does: a phone keyboard's autocomplete adds one. */
+const Email = Type.String({ minLength: 3, maxLength: 255, pattern: "^\\s*[^@\\s]+@[^@\\s]+\\.[^@\\s]+\\s*$" });
 
 export const RegisterBodySchema = Type.Object({ email: Email });
 export type RegisterBody = Static<typeof RegisterBodySchema>;
