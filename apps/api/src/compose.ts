@@ -1,5 +1,5 @@
 import type { Bus, BusProducer } from "@fleet/bus";
-import { corsOrigins, outboundAllowPrivate, type ApiEnv } from "@fleet/config";
+import { corsOrigins, geocoderSettings, outboundAllowPrivate, type ApiEnv } from "@fleet/config";
 import type { DbHandle } from "@fleet/db";
 import type { HistoryStore } from "@fleet/history";
 import type { LiveStore } from "@fleet/live";
@@ -51,7 +51,7 @@ export function apiAppOptions(
       allowRegistration: config.FLEET_ALLOW_REGISTRATION,
       publicUrl: config.PUBLIC_URL ?? localUrl(config.HOST, config.PORT),
       reportScheduleEveryMs: config.REPORTS_SCHEDULE_EVERY_SECONDS * 1000,
-      geocoder: { url: config.GEOCODER_URL, timeoutMs: config.GEOCODER_TIMEOUT_MS },
+      geocoder: geocoderSettings(config),
       deviceMediaKeep: config.DEVICE_MEDIA_KEEP,
       corsOrigins: corsOrigins(config.CORS_ORIGINS),
     },

@@ -50,6 +50,7 @@ export interface EmailLabels {
   time: string;
   position: string;
   alert: string;
+  address: string;
 }
 
 /** Every language, every message: a language or a message left out does not compile. */
@@ -368,20 +369,20 @@ export const EVENT_MESSAGES: Readonly<Record<Lang, EventMessages>> = {
 };
 
 export const EMAIL_LABELS: Readonly<Record<Lang, EmailLabels>> = {
-  en: { device: "Device", time: "Time", position: "Position", alert: "Alert" },
-  lt: { device: "Įrenginys", time: "Laikas", position: "Vieta", alert: "Įspėjimas" },
-  ru: { device: "Устройство", time: "Время", position: "Координаты", alert: "Оповещение" },
-  es: { device: "Dispositivo", time: "Hora", position: "Posición", alert: "Alerta" },
-  de: { device: "Gerät", time: "Zeit", position: "Position", alert: "Alarm" },
-  fr: { device: "Appareil", time: "Heure", position: "Position", alert: "Alerte" },
-  pt: { device: "Dispositivo", time: "Hora", position: "Posição", alert: "Alerta" },
-  pl: { device: "Urządzenie", time: "Czas", position: "Pozycja", alert: "Alarm" },
-  it: { device: "Dispositivo", time: "Ora", position: "Posizione", alert: "Allarme" },
-  nl: { device: "Apparaat", time: "Tijd", position: "Positie", alert: "Melding" },
-  lv: { device: "Ierīce", time: "Laiks", position: "Atrašanās vieta", alert: "Brīdinājums" },
-  et: { device: "Seade", time: "Aeg", position: "Asukoht", alert: "Hoiatus" },
-  tr: { device: "Cihaz", time: "Zaman", position: "Konum", alert: "Uyarı" },
-  ar: { device: "الجهاز", time: "الوقت", position: "الموقع", alert: "التنبيه" },
+  en: { device: "Device", time: "Time", position: "Position", alert: "Alert", address: "Address" },
+  lt: { device: "Įrenginys", time: "Laikas", position: "Vieta", alert: "Įspėjimas", address: "Adresas" },
+  ru: { device: "Устройство", time: "Время", position: "Координаты", alert: "Оповещение", address: "Адрес" },
+  es: { device: "Dispositivo", time: "Hora", position: "Posición", alert: "Alerta", address: "Dirección" },
+  de: { device: "Gerät", time: "Zeit", position: "Position", alert: "Alarm", address: "Adresse" },
+  fr: { device: "Appareil", time: "Heure", position: "Position", alert: "Alerte", address: "Adresse" },
+  pt: { device: "Dispositivo", time: "Hora", position: "Posição", alert: "Alerta", address: "Endereço" },
+  pl: { device: "Urządzenie", time: "Czas", position: "Pozycja", alert: "Alarm", address: "Adres" },
+  it: { device: "Dispositivo", time: "Ora", position: "Posizione", alert: "Allarme", address: "Indirizzo" },
+  nl: { device: "Apparaat", time: "Tijd", position: "Positie", alert: "Melding", address: "Adres" },
+  lv: { device: "Ierīce", time: "Laiks", position: "Atrašanās vieta", alert: "Brīdinājums", address: "Adrese" },
+  et: { device: "Seade", time: "Aeg", position: "Asukoht", alert: "Hoiatus", address: "Aadress" },
+  tr: { device: "Cihaz", time: "Zaman", position: "Konum", alert: "Uyarı", address: "Adres" },
+  ar: { device: "الجهاز", time: "الوقت", position: "الموقع", alert: "التنبيه", address: "العنوان" },
 };
 
 /** Whether `lang` is one of the tables' languages (an own key: "constructor" is not a language). */

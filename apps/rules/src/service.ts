@@ -2,6 +2,7 @@ import { randomUUID } from "node:crypto";
 import { PermanentError, decodeAll, jsonMessages, sendWithin, withDeadLetters, type Bus, type BusConsumer, type BusProducer, type DeliveredMessage, type Rejected } from "@fleet/bus";
 import { ConsumerGroups, EnrichedPositionSchema, RulesChangedSchema, Topics, type EnrichedPosition } from "@fleet/contracts";
 import { findUserById, loadDeviceRuleRecords, loadUserRuleRecords, onEventsRecorded, recordEvents, type Db, type EventNotification } from "@fleet/db";
+import type { Geocoder } from "@fleet/geocoder";
 import type { Mailer } from "@fleet/mail";
 import type { LiveStore, RuleState, RuleStateChange } from "@fleet/live";
 import { evaluateDevice, type Found } from "./evaluate.js";
@@ -32,6 +33,8 @@ export interface RulesOptions {
   sweepEveryMs?: number;
   /** Alerts' email notifications go out through it; without it they fail (logged). */
   mailer?: Pick<Mailer, "send">;
+  /** Names the place in webhooks' `position.address` and alert mail; without it they carry no address. */
+  geocoder?: Pick<Geocoder, "reverse">;
   /** Whether webhooks may be at private addresses (OUTBOUND_ALLOW_PRIVATE). */
   allowPrivate?: boolean;
   /** How often queued notifications are looked for. Default 1 s. */
@@ -183,12 +186,14 @@ export async function startRules(opts: RulesOptions): Promise<Rules> {
   });
   opts.logger.info({ topic }, "rules consuming");
   const sweeper = startSweeper({ db: opts.db, live: opts.live, book, record, everyMs: opts.sweepEveryMs ?? 30_000, logger: opts.logger });
+  const { geocoder } = opts;
   const dispatcher = startDispatcher({ db: opts.db, channels: channels({
       mailer: opts.mailer,
       allowPrivate: opts.allowPrivate ?? false,
       userOf: (id) => findUserById(opts.db, id),
       db: opts.db,
       enqueueCommand: (c) => sendWithin(producer, opts.commandsTopic ?? Topics.commands, [{ key: c.imei, value: JSON.stringify(c) }], 5000, "the command"),
+      addressAt: geocoder && (async (lat, lng) => (await geocoder.reverse({ lat, lng }))?.address ?? ""),
     }), logger: opts.logger, everyMs: opts.dispatchEveryMs, retentionMs: (opts.notificationsRetentionDays ?? 30) * 86_400_000 });
 
   return {

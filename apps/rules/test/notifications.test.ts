@@ -11,6 +11,7 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { createKafkaBus, type Bus, type BusProducer } from "@fleet/bus";
 import { eq } from "drizzle-orm";
 import { NO_NOTIFICATIONS, createAlert, createDevice, createUser, defaultSmsGatewayParams, listEventNotifications, listUserSentCommands, openDb, pageUserEvents, users, type AlertNotifications, type DbHandle } from "@fleet/db";
+import { createOfflineGeocoder } from "@fleet/geocoder";
 import { createRedisLive, type LiveStore } from "@fleet/live";
 import { createMailer, type Mailer } from "@fleet/mail";
 import { hasService, kafkaTest, redisTest, smtpTestServer, tempPostgresDb, waitFor, type SmtpTestServer } from "@fleet/testkit";
@@ -51,6 +52,8 @@ describe.runIf(hasService("kafka") && hasService("postgres") && hasService("redi
   const answers: number[] = [];
   let userId: number;
   let device = 0;
+  // The embedded default geocoder: the fixtures' point (54.5, 25.0) is in Lithuania.
+  const geocoder = createOfflineGeocoder({ logger: silent });
 
   const newDevice = async () => (await createDevice(db.db, userId, { name: `Van ${++device}`, imei: `notify-imei-${device}` })).id;
   const position = (deviceId: number, i: number, speedKmh: number) => enrichedAt(i, { deviceId, uniqueId: `notify-imei-${deviceId}`, userIds: [userId], attributes: { ignition: true }, speedKmh });
@@ -86,7 +89,7 @@ describe.runIf(hasService("kafka") && hasService("postgres") && hasService("redi
     userId = (await createUser(db.db, { email: "notify@test.local", password: "notify-secret-1", unitOfDistance: "mi" })).id;
     // Dispatch only when the test asks, so retries run on the test's clock.
     // From the beginning of the test's own topic, so the first sends cannot race the group's start.
-    rules = await startRules({ bus, db: db.db, live, logger: silent, topic, fromBeginning: true, noticesTopic: kafka.topic("notices"), groupId: kafka.groupId("rules"), deadTopic: kafka.topic("dead"), commandsTopic: kafka.topic("commands"), mailer, allowPrivate: true, dispatchEveryMs: 3_600_000 });
+    rules = await startRules({ bus, db: db.db, live, logger: silent, topic, fromBeginning: true, noticesTopic: kafka.topic("notices"), groupId: kafka.groupId("rules"), deadTopic: kafka.topic("dead"), commandsTopic: kafka.topic("commands"), mailer, geocoder, allowPrivate: true, dispatchEveryMs: 3_600_000 });
   }, 120_000);
 
   afterAll(async () => {
@@ -117,6 +120,11 @@ describe.runIf(hasService("kafka") && hasService("postgres") && hasService("redi
     const mails = await Promise.all([smtp.mailTo("ops@fleet.test"), smtp.mailTo("boss@fleet.test")]);
     expect(mails[0]!.subject).toBe("Speeding: Overspeed: 75 mph (limit 56 mph) (Van 1)");
     expect(mails[0]!.text).toContain("Device: Van 1");
+    // Both name the place through the geocoder port, as get_events does.
+    const address = (await geocoder.reverse({ lat: 54.5, lng: 25.0 }))!.address;
+    expect(address).toMatch(/, LT$/);
+    expect(body.position.address).toBe(address);
+    expect(mails[0]!.text).toContain(`Address: ${address}\n`);
 
     await rules.dispatch();
     expect(hooks).toHaveLength(1);

@@ -4,8 +4,9 @@ import Fastify from "fastify";
 import type { Logger } from "pino";
 import { apiApp, apiAppOptions, apiServerOptions, assertSafeAdmin, assertSafeAdminPassword, ensureAdmin, mapImageRoutes, type AdminAccount } from "@fleet/api";
 import { createMemoryBus } from "@fleet/bus";
-import { historySettings, listenAt, outboundAllowPrivate, trackerSettings, type StandaloneEnv } from "@fleet/config";
+import { geocoderSettings, historySettings, listenAt, outboundAllowPrivate, trackerSettings, type StandaloneEnv } from "@fleet/config";
 import { openDb } from "@fleet/db";
+import { createGeocoder } from "@fleet/geocoder";
 import { createHistory, type HistoryStore } from "@fleet/history";
 import { createPublisher, ingestApp, ingestServerOptions, startOsmandServer, type OsmandServer } from "@fleet/ingest";
 import { createLive } from "@fleet/live";
@@ -57,7 +58,9 @@ export async function startStandalone(config: StandaloneEnv, logger: Logger): Pr
     ...trackerSettings(config),
   });
   const mailer = createMailer({ smtpUrl: config.SMTP_URL, from: config.MAIL_FROM, dataDir, logger: logger.child({ part: "mail" }) });
-  const rules = await startRules({ bus, db: db.db, live, logger: logger.child({ app: "rules" }), mailer, allowPrivate: outboundAllowPrivate(config), notificationsRetentionDays: config.NOTIFICATIONS_RETENTION_DAYS });
+  // One geocoder (and one offline table or answer cache) for the API's addresses and the alerts' notifications.
+  const geocoder = createGeocoder({ ...geocoderSettings(config), logger: logger.child({ part: "geocoder" }) });
+  const rules = await startRules({ bus, db: db.db, live, logger: logger.child({ app: "rules" }), mailer, geocoder, allowPrivate: outboundAllowPrivate(config), notificationsRetentionDays: config.NOTIFICATIONS_RETENTION_DAYS });
   const publisher = createPublisher({
     producer: await bus.producer(),
     batchMax: config.INGEST_BATCH_MAX,
@@ -74,7 +77,7 @@ export async function startStandalone(config: StandaloneEnv, logger: Logger): Pr
   const apiOptions = apiServerOptions();
   const app = Fastify({ ...ingestOptions, ...apiOptions, routerOptions: { ...ingestOptions.routerOptions, ...apiOptions.routerOptions } });
   await app.register(ingestApp, { publisher });
-  await app.register(apiApp, apiAppOptions(config, { db, live, history, bus, producer: commandProducer, mailer }));
+  await app.register(apiApp, { ...apiAppOptions(config, { db, live, history, bus, producer: commandProducer, mailer }), geocoder });
   await app.register(mapImageRoutes);
   let osmand: OsmandServer | undefined;
   const close = async () => {

@@ -85,7 +85,20 @@ export function outboundAllowPrivate(env: Pick<Static<typeof OutboundEnvSchema>,
   return env.OUTBOUND_ALLOW_PRIVATE || env.SMS_GATEWAY_ALLOW_PRIVATE;
 }
 
-export const RulesEnvSchema = Type.Composite([InfraEnvSchema, ConsumerHealthEnvSchema, OutboundEnvSchema]);
+/** Where addresses come from: the api (reports, events, address endpoints) and the rules service (webhooks, alert mail). */
+export const GeocoderEnvSchema = Type.Object({
+  /** A server speaking Nominatim's API (/reverse, /search) for addresses; unset, an address is the nearest town, looked up offline. A key may sit in its query. */
+  GEOCODER_URL: Type.Optional(Type.String({ pattern: "^https?://[^/?#]", description: "https://nominatim.example.com or http://127.0.0.1:8088/nominatim?key=..." })),
+  /** How long one address lookup may take; past it the address is left empty. */
+  GEOCODER_TIMEOUT_MS: Type.Integer({ minimum: 100, maximum: 60_000, default: 3000 }),
+});
+
+/** The geocoder settings in the shape `createGeocoder` takes (its logger is the app's). */
+export function geocoderSettings(env: Static<typeof GeocoderEnvSchema>): { url?: string; timeoutMs: number } {
+  return { url: env.GEOCODER_URL, timeoutMs: env.GEOCODER_TIMEOUT_MS };
+}
+
+export const RulesEnvSchema = Type.Composite([InfraEnvSchema, ConsumerHealthEnvSchema, OutboundEnvSchema, GeocoderEnvSchema]);
 export type RulesEnv = Static<typeof RulesEnvSchema>;
 
 /**
@@ -128,16 +141,13 @@ export const ApiEnvSchema = Type.Composite([
     AUTH_LIMIT_PER_EMAIL: Type.Integer({ minimum: 1, maximum: 100_000, default: 10 }),
     /** How often scheduled (daily, weekly) reports are looked for and mailed; 0 turns this instance's scheduler off. */
     REPORTS_SCHEDULE_EVERY_SECONDS: Type.Integer({ minimum: 0, maximum: 86_400, default: 60 }),
-    /** A server speaking Nominatim's API (/reverse, /search) for addresses; unset, an address is the nearest town, looked up offline. A key may sit in its query. */
-    GEOCODER_URL: Type.Optional(Type.String({ pattern: "^https?://[^/?#]", description: "https://nominatim.example.com or http://127.0.0.1:8088/nominatim?key=..." })),
-    /** How long one address lookup may take; past it the address is left empty. */
-    GEOCODER_TIMEOUT_MS: Type.Integer({ minimum: 100, maximum: 60_000, default: 3000 }),
     /** Photos kept per device: an upload beyond it deletes that device's oldest (contracts' DEVICE_MEDIA_KEEP). */
     DEVICE_MEDIA_KEEP: Type.Integer({ minimum: 1, maximum: 1_000_000, default: 1000 }),
     /** Origins whose pages may call the API from a browser: * for any, a comma-separated list of origins, or none. */
     CORS_ORIGINS: Type.String({ default: "*", pattern: CORS_ORIGINS_PATTERN, description: "* or https://app.example.com,https://ops.example.com or none" }),
   }),
   OutboundEnvSchema,
+  GeocoderEnvSchema,
 ]);
 export type ApiEnv = Static<typeof ApiEnvSchema>;
 

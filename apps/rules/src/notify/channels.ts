@@ -21,6 +21,17 @@ export interface ChannelOptions {
   enqueueCommand(command: QueuedCommand): Promise<void>;
   allowPrivate: boolean;
   timeoutMs?: number;
+  /**
+   * The address of a point through the geocoder port; "" when it knows none. Looked up when
+   * a webhook or mail goes out, not when the event is found: detection never waits on it.
+   */
+  addressAt?(lat: number, lng: number): Promise<string>;
+}
+
+/** The address for a payload's point, or "" (no geocoder, no point, or none known there). */
+async function addressFor(opts: ChannelOptions, lat: unknown, lng: unknown): Promise<string> {
+  if (!opts.addressAt || typeof lat !== "number" || typeof lng !== "number") return "";
+  return opts.addressAt(lat, lng);
 }
 
 /** Where a webhook went, for log lines: scheme, host and port; its path and query may carry a token. */
@@ -43,10 +54,13 @@ function webhook(opts: ChannelOptions): Channel {
     }
     if (target.protocol !== "http:" && target.protocol !== "https:") throw new PermanentDeliveryError("the webhook is not an http(s) URL");
     const event = { ...(body?.event as object), id: row.eventId };
+    const position = body?.position as { latitude?: unknown; longitude?: unknown; address?: unknown } | undefined;
+    const address = position?.address === "" ? await addressFor(opts, position.latitude, position.longitude) : "";
+    const sent = { ...body, event, ...(address !== "" ? { position: { ...position, address } } : {}) };
     let status: number;
     try {
       status = await outboundRequest(
-        { url: target, method: "POST", headers: { "content-type": "application/json" }, body: JSON.stringify({ ...body, event }) },
+        { url: target, method: "POST", headers: { "content-type": "application/json" }, body: JSON.stringify(sent) },
         { timeoutMs: opts.timeoutMs ?? 10_000, allowPrivate: opts.allowPrivate },
       );
     } catch (err) {
@@ -63,9 +77,10 @@ function webhook(opts: ChannelOptions): Channel {
 function email(opts: ChannelOptions): Channel {
   return async (row) => {
     if (!opts.mailer) throw new PermanentDeliveryError("no mailer");
-    const { to, subject, text } = row.payload as { to: string[]; subject: string; text: string };
+    const { to, subject, text, place } = row.payload as { to: string[]; subject: string; text: string; place?: { lat: number; lng: number; label: string } };
+    const address = place ? await addressFor(opts, place.lat, place.lng) : "";
     try {
-      await opts.mailer.send({ to, subject, text });
+      await opts.mailer.send({ to, subject, text: address !== "" ? `${text}${place!.label}: ${address}\n` : text });
     } catch (err) {
       // A malformed message, or a server that refused it for good (5xx), fails the same way again.
       if (err instanceof MailError && (err.code === "invalid_message" || err.permanent === true)) throw new PermanentDeliveryError(err.message);

@@ -109,6 +109,8 @@ export function notificationsOf(found: Found, rules: DeviceRules): EventNotifica
         to,
         subject: oneLine(`${found.alert.name}: ${found.event.message} (${rules.name})`).slice(0, 300),
         text: `${found.event.message}\n\n${label.device}: ${rules.name}\n${label.time}: ${when}\n${label.position}: ${found.event.latitude}, ${found.event.longitude}\n${label.alert}: ${found.alert.name}\n`,
+        // Where the mail, when it goes, adds the point's address under this label.
+        place: { lat: found.event.latitude, lng: found.event.longitude, label: label.address },
       },
     });
   }
