@@ -6,7 +6,7 @@
  * with Float32 limits: a speed read back as its shortest decimal (as JS reads it) compares with
  * a limit the same way then, for any limit a Float32 holds (whole and half km/h).
  */
-import { GPS_JUMP_KMH, STOP_GAP_MS } from "@fleet/trips";
+import { GAP_MS, GPS_JUMP_KMH, STOP_GAP_MS } from "@fleet/trips";
 
 const RANGE = (db: string) => `FROM ${db}.positions FINAL
 WHERE device_id IN {devices:Array(UInt64)}
@@ -107,9 +107,10 @@ FROM (
             arrayCount((v, p, i) -> v > limit AND (i = 1 OR p <= limit), sp, ${before("sp", "0")}, arrayEnumerate(sp)) AS overspeeds,
             arrayMap((v, e) -> v > min_speed AND (NOT sensed OR e != 0), sp, eng) AS moving,
             moving[1] AS first_moving,
-            -- Step k (from fix k - 1 to fix k) stands when neither end moves, or when it is longer than a stop
-            -- and was crossed no faster than the device moves or lasted STOP_GAP_MS (@fleet/trips' TrackFacts.still).
-            arrayMap((a, b, m, pm, d, i) -> i > 1 AND ((a - b > {minStopMs:Int64} AND (a - b >= ${STOP_GAP_MS} OR d * 3600000 <= gap_speed * (a - b))) OR (NOT m AND NOT pm)),
+            -- Step k (from fix k - 1 to fix k) stands when neither end moves; when it is longer than a stop or
+            -- than GAP_MS and was crossed no faster than the device moves; or when it is longer than a stop and
+            -- lasted STOP_GAP_MS (@fleet/trips' TrackFacts.still).
+            arrayMap((a, b, m, pm, d, i) -> i > 1 AND ((NOT m AND NOT pm) OR (a - b > least({minStopMs:Int64}, ${GAP_MS}) AND d * 3600000 <= gap_speed * (a - b)) OR (a - b > {minStopMs:Int64} AND a - b >= ${STOP_GAP_MS})),
                 t, prev_t, moving, ${before("moving", "1")}, km, arrayEnumerate(t)) AS still,
             arrayMap((a, b, e, pe) -> if(e != 0 AND pe != 0, a - b, 0), t, prev_t, eng, ${before("eng", "0")}) AS engine_step
         FROM (

@@ -40,6 +40,14 @@ function spikyDay(deviceId: number): Case {
   return { device: { deviceId, minMovingSpeedKmh: 6, hasEngineSensor: false }, rows: b.rows };
 }
 
+/** A tracker that sends a heartbeat every 20 minutes while parked with the ignition off, drives off after 40 silent minutes, and parks 2 minutes after its last moving fix. */
+function heartbeatDay(deviceId: number): Case {
+  const parked = { speedKmh: 0, engineOn: false };
+  const b = new TrackBuilder(T0 + 2 * 3_600_000, { deviceId, firstId: deviceId * 100_000 });
+  b.fix().drive(600).stand(0, parked).gap(1200).fix(parked).gap(1200).fix(parked).gap(2400, 0.1).fix().drive(900).gap(120, 0.05).fix(parked).gap(1200).fix(parked);
+  return { device: { deviceId, minMovingSpeedKmh: 6, hasEngineSensor: true }, rows: b.rows };
+}
+
 /** Starts standing (a short stop, but the range cut it), moves with the engine off, idles, and a higher minimum speed. */
 function engineDay(deviceId: number): Case {
   const b = new TrackBuilder(T0 + 3_600_000, { deviceId, firstId: deviceId * 100_000 });
@@ -122,7 +130,7 @@ export function trackTotalsCases(store: () => HistoryStore): void {
     const range = { fromMs: T0 - DAY, toMs: T0 + 40 * DAY };
 
     it("agree with segmentTrack over the stored rows, trusting the read order or sorting first", async () => {
-      const cases = [mixedDay(1), engineDay(2), duplicatedDay(3), randomDays(4, 3000), randomDays(5, 3000), sparseDay(6), spikyDay(7)];
+      const cases = [mixedDay(1), engineDay(2), duplicatedDay(3), randomDays(4, 3000), randomDays(5, 3000), sparseDay(6), spikyDay(7), heartbeatDay(8)];
       // Out of order, in two batches, and one batch replayed.
       const all = cases.flatMap((c) => c.rows);
       const shuffled = all.map((r, i) => ({ r, k: (i * 7919) % all.length })).sort((a, b) => a.k - b.k).map((x) => x.r);
@@ -131,7 +139,7 @@ export function trackTotalsCases(store: () => HistoryStore): void {
       await store().insert(shuffled.slice(0, 500));
       expect(cases[0]!.rows.some((r) => r.speedKmh > 90)).toBe(true);
 
-      for (const [minStopMs, limit] of [[180_000, 90], [300_000, 95]] as const) {
+      for (const [minStopMs, limit] of [[180_000, 90], [300_000, 95], [3_600_000, 90]] as const) {
         for (const sortFirst of [false, true]) {
           const got = await store().trackTotals({ devices: cases.map((c) => c.device), ...range, minStopMs, speedLimitKmh: limit, sortFirst, groups: true });
           for (const c of cases) {

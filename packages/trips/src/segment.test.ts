@@ -118,6 +118,27 @@ describe("segmentTrack", () => {
     expect(groupsOf(aroundGap(3600, 60))).toEqual(gapStop(3600, 60));
   });
 
+  it("starts and ends a drive at its moving fixes when the tracker only sends a heartbeat while parked", () => {
+    // Parked with the ignition off from fix 61, a heartbeat every 20 minutes (62–64), silent for 40
+    // minutes while still parked, then fix 65 already driving; at the end, 40 minutes of silence
+    // 100 m on and a parked heartbeat (fix 246).
+    const parked = { speedKmh: 0, engineOn: false };
+    const b = new TrackBuilder(T0).fix().drive(600).stand(0, parked);
+    for (let i = 0; i < 3; i++) b.gap(1200).fix(parked);
+    const rows = b.gap(2400, 0.1).fix().drive(1800).gap(2400, 0.1).fix(parked).rows;
+    const hourStops = groupsOf(rows, { minStopMs: 3_600_000 });
+    expect(hourStops.map((g) => [g.status, g.first, g.last, g.s, g.km])).toEqual([
+      [start, 0, 0, 0, 0],
+      [drive, 0, 61, 610, 10],
+      // The silence before fix 65 is part of the stop, however long a stop must be: the drive began at 65, not at the last heartbeat.
+      [stop, 61, 65, 6000, 0.1],
+      [drive, 65, 245, 1800, 30],
+      [stop, 245, 246, 2400, 0.1],
+      [end, 246, 246, 0, 0],
+    ]);
+    expect(groupsOf(rows, { minStopMs: 300_000 }).map((g) => [g.status, g.first, g.last])).toEqual(hourStops.map((g) => [g.status, g.first, g.last]));
+  });
+
   it("makes a stop of a spell parked with the ignition off, whatever the GPS speed says, with no engine time", () => {
     // GPS drift of 8 km/h while parked, above the 6 km/h minimum, but the ignition is off.
     const rows = new TrackBuilder(T0).fix().drive(300).stand(1200, { engineOn: false, speedKmh: 8 }).drive(300).rows;

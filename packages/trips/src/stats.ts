@@ -1,5 +1,5 @@
 import type { HistoryRow } from "@fleet/contracts";
-import { STOP_GAP_MS, type GroupStats, type SegmentOptions } from "./types.js";
+import { GAP_MS, STOP_GAP_MS, type GroupStats, type SegmentOptions } from "./types.js";
 
 /**
  * A track's per-fix and per-step facts, worked out once so that each group's sums are
@@ -10,10 +10,12 @@ export interface TrackFacts {
   stepKm: readonly number[];
   moving: readonly boolean[];
   /**
-   * Whether step k was spent standing: neither end moving, or a gap with no data longer than
-   * a stop that the device crossed no faster than its minimum moving speed (parked while it
-   * slept) or that lasted STOP_GAP_MS. A tracker that reports every two minutes while driving
-   * leaves gaps longer than a one-minute stop, and is still driving across them.
+   * Whether step k was spent standing: neither end moving; a gap with no data longer than a
+   * stop or than GAP_MS that the device crossed no faster than its minimum moving speed
+   * (parked while it slept: a tracker that reports every 5 or 20 minutes while parked starts
+   * its drive at its first moving fix, not at the last heartbeat); or a gap longer than a stop
+   * that lasted STOP_GAP_MS. A tracker that reports every two minutes while driving leaves
+   * gaps longer than a one-minute stop, and is still driving across them.
    */
   still: readonly boolean[];
   /** ms of engine time in step k. */
@@ -76,8 +78,8 @@ export function trackFacts(points: readonly HistoryRow[], stepKm: readonly numbe
   const still = new Array<boolean>(points.length).fill(false);
   for (let k = 1; k < points.length; k++) {
     const gapMs = points[k]!.fixTime - points[k - 1]!.fixTime;
-    const stood = gapMs > minStopMs && (gapMs >= STOP_GAP_MS || stepKm[k]! * 3_600_000 <= opts.minMovingSpeedKmh * gapMs);
-    still[k] = stood || (!moving[k - 1] && !moving[k]);
+    const slow = stepKm[k]! * 3_600_000 <= opts.minMovingSpeedKmh * gapMs;
+    still[k] = (!moving[k - 1] && !moving[k]) || (slow && gapMs > Math.min(minStopMs, GAP_MS)) || (gapMs > minStopMs && gapMs >= STOP_GAP_MS);
   }
   return {
     points,

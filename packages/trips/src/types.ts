@@ -8,6 +8,14 @@ export type GroupStatusId = (typeof GroupStatus)[keyof typeof GroupStatus];
 export const DEFAULT_MIN_STOP_MS = 180_000;
 
 /**
+ * A step longer than this is a gap in the data, not a fix of a drive: trackers send a fix every
+ * few seconds (at most about 30) while they move, and a heartbeat every few minutes while
+ * parked. A gap crossed no faster than the device moves was spent standing, however short the
+ * report's minimum stop is.
+ */
+export const GAP_MS = 60_000;
+
+/**
  * A gap with no data at least this long is spent standing whatever lies across it: Traccar's
  * `stopGap`. A shorter gap longer than a stop is standing only when the device covered it no
  * faster than it moves (see TrackFacts.still).
