@@ -238,6 +238,12 @@ describeApi("malformed requests", (h) => {
     failure(await h.inject({ method: "POST", url: "/api/login", headers: json, payload }), 413);
   });
 
+  it("answers a form with 200,000 `id[]` values as too many, not with a 500", async () => {
+    const payload = `active=1&${Array.from({ length: 200_000 }, (_, i) => `id[]=${i}`).join("&")}`;
+    const res = await h.inject({ method: "POST", url: `/api/change_active_device?lang=en&user_api_hash=${h.admin.hash}`, headers: { "content-type": "application/x-www-form-urlencoded" }, payload });
+    expect(invalid(res)).toHaveProperty("id");
+  });
+
   it("treats prototype-polluting and bracketed form keys as plain data", async () => {
     const user = await h.newUser();
     const body = { ...deviceFields(), "__proto__[admin]": "1", "constructor[prototype][x]": "1", "name[]": "ignored" } as Record<string, string>;

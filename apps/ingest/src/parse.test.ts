@@ -61,6 +61,22 @@ describe("parsePosition", () => {
     expect(r.ok && r.position).toMatchObject({ uniqueId: "4209917483", protocol: "h02", fixTime: Date.UTC(2026, 10, 21, 10), attributes: { batterylevel: 77, distance: 12.5, motion: false } });
   });
 
+  it("keeps the validity and accuracy of Traccar's JSON forward's position as attributes", () => {
+    const invalid = { ...traccarForwardJson, position: { ...traccarForwardJson.position, valid: false, accuracy: 35.5 } };
+    const r = parsePosition(invalid, NOW);
+    expect(r.ok && r.position.attributes).toEqual({ batterylevel: 77, distance: 12.5, motion: false, valid: false, accuracy: 35.5 });
+    // An attribute of the same name, sent on purpose, wins.
+    const named = { ...invalid, position: { ...invalid.position, attributes: { valid: true } } };
+    expect(parsePosition(named, NOW)).toMatchObject({ ok: true, position: { attributes: { valid: true, accuracy: 35.5 } } });
+  });
+
+  it("keeps a nested attribute too deep to store out, rather than failing on it", () => {
+    let deep: unknown = 1;
+    for (let i = 0; i < 5000; i++) deep = { a: deep };
+    const r = parsePosition({ ...validFields, attributes: { deep, ignition: true } }, NOW);
+    expect(r.ok && r.position.attributes).toEqual({ ignition: true });
+  });
+
   it("takes up to 128 attributes", () => {
     const many = Object.fromEntries(Array.from({ length: 128 }, (_, i) => [`a${i}`, i]));
     const r = parsePosition({ ...validFields, attributes: JSON.stringify(many) }, NOW);

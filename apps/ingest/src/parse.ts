@@ -191,10 +191,25 @@ function putAttribute(out: Attributes, rawKey: string, value: unknown, errors: R
     // Nested objects (Traccar sends few) are kept as their JSON text. That text escapes
     // control characters, but whoever parses it back gets them, so they are refused too.
     if (findForbiddenText(value) !== undefined) return refuseAttributeText(key, errors);
+    // Each level adds two characters at least, so a value nested deeper than half the limit is
+    // too long to keep, as a long one is; and JSON.stringify would overflow the stack on it.
+    if (nestsDeeperThan(value, LIMITS.attributeValueMax / 2)) return true;
     const s = JSON.stringify(value);
     if (s.length <= LIMITS.attributeValueMax) out[key] = s;
   }
   return true;
+}
+
+/** Whether objects and arrays in `value` nest more than `levels` deep, found without recursion. */
+function nestsDeeperThan(value: unknown, levels: number): boolean {
+  const stack: [unknown, number][] = [[value, 1]];
+  while (stack.length > 0) {
+    const [v, depth] = stack.pop()!;
+    if (typeof v !== "object" || v === null) continue;
+    if (depth > levels) return true;
+    for (const child of Object.values(v)) stack.push([child, depth + 1]);
+  }
+  return false;
 }
 
 function refuseAttributeText(key: string, errors: Record<string, string>): false {
@@ -251,10 +266,22 @@ export function parsePosition(input: unknown, now: number = Date.now()): ParseRe
   return undecodable === undefined ? { ok: false, errors } : { ok: false, errors, malformed: errors[undecodable] };
 }
 
-/** Traccar's `forward.json` posts `{position: {...}, device: {uniqueId, ...}}`. */
+/** Fields of Traccar's Position that the platform keeps as attributes of the same name. */
+const TRACCAR_POSITION_ATTRIBUTES = ["valid", "accuracy"] as const;
+
+/**
+ * Traccar's `forward.json` posts `{position: {...}, device: {uniqueId, ...}}`. The position's own
+ * `valid` and `accuracy` become attributes (where its attributes do not name them already), as
+ * the URL forward and the devices sending to insert.php carry them: an invalid fix stays invalid.
+ */
 function unwrapTraccarJson(fields: Fields): Fields {
   const position = fields.position;
   const device = fields.device;
   if (typeof position !== "object" || position === null || typeof device !== "object" || device === null) return fields;
-  return { ...(position as Fields), uniqueId: (device as Fields).uniqueId };
+  const p = position as Fields;
+  const attributes = p.attributes ?? {};
+  if (typeof attributes !== "object" || attributes === null || Array.isArray(attributes)) return { ...p, uniqueId: (device as Fields).uniqueId };
+  const kept: Record<string, unknown> = { ...attributes };
+  for (const key of TRACCAR_POSITION_ATTRIBUTES) if (p[key] !== undefined && !Object.hasOwn(kept, key)) kept[key] = p[key];
+  return { ...p, attributes: kept, uniqueId: (device as Fields).uniqueId };
 }

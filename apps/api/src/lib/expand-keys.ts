@@ -29,7 +29,8 @@ function assign(target: Node, parts: string[], value: unknown): void {
     if (Array.isArray(node)) {
       const idx = part === "" ? node.length : Number(part);
       if (last) {
-        if (Array.isArray(value) && part === "") node.push(...value);
+        // One at a time: a spread of a form's 200,000 `id[]` values overflows the call stack.
+        if (Array.isArray(value) && part === "") for (const v of value) node.push(v);
         else node[idx] = value;
         return;
       }
