@@ -1,4 +1,5 @@
 import { InvalidInputError } from "@fleet/contracts";
+import { SECRET_PARAMS } from "@fleet/logging";
 import type { FastifyRequest } from "fastify";
 
 export interface PageRequest {
@@ -23,9 +24,14 @@ export function pageWindow(p: PageRequest): { limit: number; offset: number } {
   return { limit: p.perPage, offset: (p.page - 1) * p.perPage };
 }
 
-/** The request's own url (path and query, api hash included, as the vendor's links are) asking for page `n`. */
+/**
+ * The request's own url (path and query) asking for page `n`, without its credentials (the
+ * api hash, a token): a link in a body is logged and shared where the hash must not go, and
+ * the vendor's links carry none, so its clients sign the links they follow themselves.
+ */
 export function pageLink(requestUrl: string, n: number): string {
   const url = new URL(requestUrl, "http://placeholder");
+  for (const name of [...url.searchParams.keys()]) if (SECRET_PARAMS.has(name.replace(/\[.*$/, "").toLowerCase())) url.searchParams.delete(name);
   url.searchParams.set("page", String(n));
   return `${url.pathname}${url.search}`;
 }
