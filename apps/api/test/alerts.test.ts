@@ -277,6 +277,8 @@ describeApi("alerts", (h) => {
         [{ notifications: { sms: { active: 1, input: "call me" } } }, "notifications.sms.input"],
         [{ notifications: { webhook: { active: "1", input: "ftp://example.com/x" } } }, "notifications.webhook.input"],
         [{ notifications: { webhook: { active: true, input: "javascript:alert(1)" } } }, "notifications.webhook.input"],
+        [{ notifications: { webhook: { active: true, input: "http://hooks.example.com/a\r\nX-Injected: 1" } } }, "notifications.webhook.input"],
+        [{ notifications: { webhook: { active: true, input: "http://hooks.example.com/a b" } } }, "notifications.webhook.input"],
         [{ notifications: { command: { active: true, type: "selfDestruct" } } }, "notifications.command.type"],
         [{ command: { active: true, type: "selfDestruct" } }, "command.type"],
         [{ notifications: { email: { active: "maybe" } } }, "notifications.email.active"],

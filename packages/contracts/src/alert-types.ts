@@ -267,6 +267,8 @@ export function notificationInputError(channel: "email" | "sms" | "webhook" | "c
   const text = input.trim();
   if (channel === "command") return (ALERT_COMMAND_TYPES as readonly string[]).includes(text) ? undefined : `The command type must be one of ${ALERT_COMMAND_TYPES.join(", ")}.`;
   if (channel === "webhook") {
+    // The URL parser drops tabs and line breaks and the request would go elsewhere than typed; as sms_gateway_url, no blanks.
+    if (/\s/.test(text)) return "The webhook must be an http(s) URL.";
     let url: URL | undefined;
     try {
       url = new URL(text);

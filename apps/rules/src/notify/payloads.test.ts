@@ -68,6 +68,8 @@ describe("an alert's email", () => {
     const [found] = evaluateDevice(rules, track(2, 10_000, (i) => ({ speedKmh: i === 0 ? 50 : 120 })), undefined).found;
     const mail = notificationsOf(found!, rules).find((n) => n.channel === "email")!.payload as { to: string[]; subject: string; text: string };
     expect(mail.subject).toBe("Night watch: Overspeed: 120 kph (limit 90 kph) (Van 7 Bcc: x@example.com)");
+    expect(mail.text).toContain("\nDevice: Van 7 Bcc: x@example.com\n");
+    expect(mail.text).toContain("\nAlert: Night watch\n");
     // What the email channel hands the mailer (the payload's `place` is for the address it adds).
     expect([...Value.Errors(MailMessageSchema, { to: mail.to, subject: mail.subject, text: mail.text })]).toEqual([]);
   });
