@@ -1,6 +1,7 @@
 import { Writable } from "node:stream";
 import { createLogger } from "@fleet/logging";
 import { LoginResponseSchema, SharingResponseSchema } from "@fleet/contracts";
+import { issuePasswordReset } from "@fleet/db";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { ApiHarness, deviceFields, ok, type Reply } from "./fixture.js";
 
@@ -22,7 +23,7 @@ describe("log lines hold no secret", () => {
   beforeAll(() => h.open());
   afterAll(() => h.close());
 
-  it("after a login, requests signed in each way, a failed one and a password change", async () => {
+  it("after a login, requests signed in each way, a failed one, a password change and a reminder's code", async () => {
     const user = await h.newUser({ password: "first-Passw0rd" });
     const login = ok(await h.post("/login", { body: { email: user.email, password: "first-Passw0rd" }, as: "form" }), LoginResponseSchema);
     const hash = login.user_api_hash;
@@ -36,13 +37,18 @@ describe("log lines hold no secret", () => {
       await h.post("/login", { body: { email: user.email, password: "wrong-Passw0rd" }, as: "form" }),
       await h.post("/change_password", { hash, hashIn: "body", body: { password: "second-Passw0rd", password_confirmation: "second-Passw0rd" }, as: "form" }),
     ];
-    expect(seen.map((r) => r.status)).toEqual([200, 200, 200, 200, 401, 401, 200]);
+    // A reminder's code in the query, as a client following the mail's instructions may send it.
+    const { token: code } = (await issuePasswordReset(h.db, user.email, 60_000))!;
+    const password = "third-Passw0rd";
+    seen.push(await h.inject({ method: "POST", url: "/api/password_reminder", query: { email: user.email, code, password, password_confirmation: password } }));
+    expect(seen.map((r) => r.status)).toEqual([200, 200, 200, 200, 401, 401, 200, 200]);
 
     const text = lines.join("");
     // The test would be empty if nothing were logged: every request left its line.
     expect(text.match(/"msg":"request"/g)?.length ?? 0).toBeGreaterThanOrEqual(seen.length + 1);
     expect(text).toContain("user_api_hash=[redacted]");
     expect(text).toContain("token=[redacted]");
-    for (const secret of [hash, sharing.hash, "first-Passw0rd", "wrong-Passw0rd", "second-Passw0rd", user.apiHash]) expect(text).not.toContain(secret);
+    expect(text).toContain("code=[redacted]");
+    for (const secret of [hash, sharing.hash, "first-Passw0rd", "wrong-Passw0rd", "second-Passw0rd", user.apiHash, code, password]) expect(text).not.toContain(secret);
   });
 });

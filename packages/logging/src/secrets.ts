@@ -1,6 +1,6 @@
 /**
  * What must never reach a log line: credentials that act as a user (api hashes, passwords,
- * reset and download tokens) and an SMS gateway's credentials. Names are compared in lower case.
+ * reset codes and download tokens) and an SMS gateway's credentials. Names are compared in lower case.
  */
 export const SECRET_PARAMS: ReadonlySet<string> = new Set([
   "user_api_hash",
@@ -10,6 +10,8 @@ export const SECRET_PARAMS: ReadonlySet<string> = new Set([
   "current_password",
   "new_password",
   "token",
+  // password_reminder's reset code, the token under another name.
+  "code",
   "auth_token",
   "sms_gateway_url",
 ]);
