@@ -30,6 +30,9 @@ export interface Standalone {
  * adapter when unset (PGlite and chDB under DATA_DIR, memory for the live store); the
  * bus is in-process, since ingest and tracker share this process.
  */
+/** How long a clean stop waits for the tracker and the rules to handle what ingest acknowledged. */
+const DRAIN_MS = 30_000;
+
 export async function startStandalone(config: StandaloneEnv, logger: Logger): Promise<Standalone> {
   assertSafeAdminPassword({ host: config.HOST, password: config.FLEET_ADMIN_PASSWORD });
   const dataDir = path.resolve(config.DATA_DIR);
@@ -82,8 +85,11 @@ export async function startStandalone(config: StandaloneEnv, logger: Logger): Pr
   let osmand: OsmandServer | undefined;
   const close = async () => {
     await Promise.all([app.close(), osmand?.close()]);
-    // Ingest first, so what it acknowledged reaches the tracker before the tracker stops.
+    // Ingest first, so what it acknowledged reaches the tracker before the tracker stops; then
+    // the tracker and the rules handle all of it: the in-process bus keeps nothing across a restart.
     await publisher.close();
+    const left = await bus.drain(DRAIN_MS, (pending) => logger.info({ pending }, "stopping: handling the positions already acknowledged"));
+    if (left > 0) logger.warn({ unhandled: left }, `stopping before ${left} acknowledged messages were handled (${DRAIN_MS / 1000} s); they are lost`);
     await commandProducer.close();
     await tracker.close();
     await rules.close();

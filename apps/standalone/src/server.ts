@@ -15,7 +15,8 @@ const fleet = await startStandalone(config, logger).catch((err: unknown) => {
   logger.fatal(err.message);
   process.exit(1);
 });
-closeWithGrace({ delay: 15_000 }, async ({ err, signal }) => {
+// Room for the stop to handle what ingest acknowledged (up to 30 s under a flood, main.ts) and close the stores.
+closeWithGrace({ delay: 45_000 }, async ({ err, signal }) => {
   if (err) logger.error({ err }, "shutting down after an error");
   await fleet.close();
   logger.info({ signal, dataDir: config.DATA_DIR }, "stopped; data kept");

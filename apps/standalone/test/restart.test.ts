@@ -61,6 +61,23 @@ describe("embedded mode across a restart, driven by the CLI", () => {
     expect(await fleetCli(f.url, "unregistered")).toMatch(/stranger-1\tosmand\t1 positions/);
   }, 120_000);
 
+  it("handles every position it acknowledged before a clean stop ends, a flood included", async () => {
+    const f = fleet ?? (await start());
+    const before = await f.history.count();
+    const t0 = Date.now() - 3_600_000;
+    const batch = (n: number) =>
+      Array.from({ length: 10_000 }, (_, i) => ({ uniqueId: "restart-9", protocol: "osmand", latitude: 54.7, longitude: 25.3 + i / 1e6, altitude: 1, speed: 10, course: 1, fixTime: t0 + (n * 10_000 + i) * 100 }));
+    for (const n of [0, 1, 2]) {
+      const res = await fetch(`${f.url}/insert`, { method: "POST", headers: { "content-type": "application/json" }, body: JSON.stringify(batch(n)) });
+      expect(await res.json()).toMatchObject({ status: 1 });
+    }
+    // At once: the tracker has most of the 30,000 still to write.
+    await f.close();
+    fleet = undefined;
+    const again = await start();
+    expect(await again.history.count()).toBe(before + 30_000);
+  }, 120_000);
+
   it("answers a CLI mistake with a message, not a stack trace", async () => {
     const f = fleet ?? (await start());
     await expect(fleetCli(f.url, "device", "add", "--name", "No imei")).rejects.toMatchObject({ stderr: expect.stringContaining("--imei is required") });

@@ -1,6 +1,6 @@
 export * from "./port.js";
 export type { BusLogger } from "./logger.js";
-export { createMemoryBus, type MemoryBusOptions } from "./memory.js";
+export { createMemoryBus, type MemoryBus, type MemoryBusOptions } from "./memory.js";
 export { createKafkaBus, BusSendTimeoutError, DEFAULT_SESSION_TIMEOUT_MS, type KafkaBusOptions } from "./kafka.js";
 export { createBus, type BusSettings } from "./create.js";
 export { exitOnFatal, type FatalLogger } from "./exit-on-fatal.js";

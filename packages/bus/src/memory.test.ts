@@ -30,6 +30,25 @@ describe("memory bus", () => {
     await bus.close();
   });
 
+  it("drains: waits until consumers handled what was sent, and what handling sent on, or says how much is left", async () => {
+    const bus = createMemoryBus({ partitions: 2, maxBatchSize: 10 });
+    const producer = await bus.producer();
+    const relayed: string[] = [];
+    await bus.consume({ groupId: "relay", topic: "in", handleBatch: async ({ messages }) => {
+      await sleep(5);
+      await producer.send("out", messages.map((m) => msg(m.key, m.value.toString())));
+    } });
+    await bus.consume({ groupId: "sink", topic: "out", handleBatch: async ({ messages }) => void relayed.push(...messages.map((m) => m.value.toString())) });
+    await producer.send("in", Array.from({ length: 100 }, (_, i) => msg(`k${i % 7}`, String(i))));
+    expect(await bus.drain(10_000)).toBe(0);
+    expect(relayed).toHaveLength(100);
+
+    await bus.consume({ groupId: "broken", topic: "stuck", handleBatch: async () => Promise.reject(new Error("down")) });
+    await producer.send("stuck", [msg("k", "a"), msg("k", "b")]);
+    expect(await bus.drain(200)).toBe(2);
+    await bus.close();
+  });
+
   it("starts a new group at the end of the log when fromBeginning is false", async () => {
     const bus = createMemoryBus();
     const producer = await bus.producer();

@@ -21,6 +21,18 @@ export interface MemoryBusOptions {
 
 type Settings = Required<MemoryBusOptions>;
 
+/** The embedded bus, which can also tell when its consumers have caught up. */
+export interface MemoryBus extends Bus {
+  /**
+   * Waits until every consumer group with a member has handled every message sent so far
+   * (what handling sends on is waited for too), or `timeoutMs` passes; resolves with how
+   * many messages are still unhandled (0 when drained). A clean stop calls it between
+   * closing the ingest and closing the consumers: nothing is persisted, so a message left
+   * here is a position acknowledged and lost.
+   */
+  drain(timeoutMs: number, onWait?: (pending: number) => void): Promise<number>;
+}
+
 /**
  * One partition's messages. Offset `o` is `messages[o - base]`: messages every group of
  * the topic has committed are dropped (like Kafka's retention, but by consumption), so
@@ -242,7 +254,7 @@ class PartitionWorker {
   }
 }
 
-export function createMemoryBus(options: MemoryBusOptions = {}): Bus {
+export function createMemoryBus(options: MemoryBusOptions = {}): MemoryBus {
   const settings: Settings = {
     partitions: options.partitions ?? 12,
     maxBatchSize: options.maxBatchSize ?? 500,
@@ -316,6 +328,27 @@ export function createMemoryBus(options: MemoryBusOptions = {}): Bus {
 
     async ensureTopics(names, partitions) {
       for (const name of names) topicNamed(name, partitions);
+    },
+
+    async drain(timeoutMs, onWait) {
+      const pending = () => {
+        let n = 0;
+        for (const group of groups.values()) {
+          if (group.members.length === 0) continue;
+          group.topic.partitions.forEach((log, p) => (n += log.end - (group.committed.get(p) ?? log.base)));
+        }
+        return n;
+      };
+      const deadline = Date.now() + timeoutMs;
+      let lastReport = Date.now();
+      for (let left = pending(); ; left = pending()) {
+        if (left === 0 || Date.now() >= deadline) return left;
+        if (onWait && Date.now() - lastReport >= 1000) {
+          lastReport = Date.now();
+          onWait(left);
+        }
+        await new Promise((r) => setTimeout(r, 20));
+      }
     },
 
     async close() {
