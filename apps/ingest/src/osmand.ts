@@ -48,12 +48,28 @@ function fixTimeOf(raw: unknown, now: number): unknown {
   return text;
 }
 
-/** A query or form value as Traccar keeps it: a number when it reads as one, true/false, else the text. */
-function attributeValue(raw: unknown): unknown {
+/** Text that a number gives back unchanged: no leading zero, sign, exponent or spaces. */
+const PLAIN_NUMBER = /^-?(?:0|[1-9]\d*)(?:\.\d+)?$/;
+
+/** Attributes that are identifiers, text even when all digits (Traccar keeps driverUniqueId as text). */
+const TEXT_ATTRIBUTES = new Set(["driveruniqueid", "rfid", "iccid", "imsi"]);
+
+/**
+ * A query or form value as Traccar keeps it: a number when it reads as one, true/false, else
+ * the text. A number only when it reads back the same: a card's leading zeros ("00042") and an
+ * ICCID's twenty digits (past 2^53) would be lost.
+ */
+function attributeValue(key: string, raw: unknown): unknown {
   if (typeof raw !== "string") return raw;
   if (raw === "true" || raw === "false") return raw === "true";
+  if (TEXT_ATTRIBUTES.has(key.toLowerCase()) || !PLAIN_NUMBER.test(raw)) return raw;
   const n = Number(raw);
-  return raw.trim() !== "" && Number.isFinite(n) ? n : raw;
+  return Number.isInteger(n) && !Number.isSafeInteger(n) ? raw : n;
+}
+
+/** A bearing or heading: a negative one (-1, "unknown", as phones send it) is 0, as Traccar Client's JSON is read. */
+function courseOf(raw: unknown): unknown {
+  return raw !== undefined && raw !== null && Number(raw) < 0 ? 0 : (raw ?? 0);
 }
 
 /** The query's and the form's fields that are OsmAnd's own; the rest are attributes. */
@@ -65,15 +81,15 @@ function fromQuery(q: Fields, now: number): Fields {
   let latitude = q.lat;
   let longitude = q.lon;
   if (typeof q.location === "string" && q.location.includes(",")) [latitude, longitude] = q.location.split(",", 2);
-  for (const [key, value] of Object.entries(q)) if (!OWN_FIELDS.has(key)) attributes[key] = attributeValue(value);
-  if (q.batt !== undefined) attributes.batteryLevel = attributeValue(q.batt);
+  for (const [key, value] of Object.entries(q)) if (!OWN_FIELDS.has(key)) attributes[key] = attributeValue(key, value);
+  if (q.batt !== undefined) attributes.batteryLevel = attributeValue("batt", q.batt);
   return {
     uniqueId: q.id ?? q.deviceid,
     protocol: OSMAND_PROTOCOL,
     latitude,
     longitude,
     speed: q.speed ?? 0,
-    course: q.bearing ?? q.heading ?? 0,
+    course: courseOf(q.bearing ?? q.heading),
     altitude: q.altitude ?? 0,
     fixTime: fixTimeOf(q.timestamp, now),
     attributes,
@@ -83,13 +99,14 @@ function fromQuery(q: Fields, now: number): Fields {
 const objectIn = (v: unknown): Fields | undefined => (typeof v === "object" && v !== null && !Array.isArray(v) ? (v as Fields) : undefined);
 const present = (entries: [string, unknown][]) => Object.fromEntries(entries.filter(([, v]) => v !== undefined && v !== null));
 
-/** Traccar Client's JSON: speed in m/s, heading -1 when unknown, battery level 0–1. */
+/** Traccar Client's JSON: speed in m/s, heading -1 when unknown, battery level 0–1 (-1 when unknown). */
 function fromTraccarClient(body: Fields, location: Fields, now: number): Fields {
   const coords = objectIn(location.coords) ?? {};
   const battery = objectIn(location.battery) ?? {};
   const speed = typeof coords.speed === "number" && coords.speed > 0 ? coords.speed * KNOTS_PER_MPS : 0;
   const heading = typeof coords.heading === "number" && coords.heading >= 0 ? coords.heading : 0;
-  const level = typeof battery.level === "number" ? Math.round(battery.level * 1000) / 10 : undefined;
+  // -1 when the phone does not know its battery level.
+  const level = typeof battery.level === "number" && battery.level >= 0 ? Math.round(battery.level * 1000) / 10 : undefined;
   return {
     uniqueId: body.device_id,
     protocol: OSMAND_PROTOCOL,

@@ -56,18 +56,19 @@ function num(fields: Fields, name: string, errors: Record<string, string>, min: 
   return n;
 }
 
-/** An id (uniqueId, protocol): text or a number, at most `max` characters, no control character at all, decodable. */
+/** An id (uniqueId, protocol): text or a number, trimmed, at most `max` characters, no control character at all, decodable. */
 function str(fields: Fields, name: string, errors: Record<string, string>, max: number): string {
   const raw = fields[name];
-  if (raw === undefined || raw === null || raw === "") {
-    errors[name] = `The ${name} field is required.`;
-    return "";
-  }
-  if (typeof raw !== "string" && typeof raw !== "number") {
+  if (typeof raw !== "string" && typeof raw !== "number" && raw !== undefined && raw !== null) {
     errors[name] = `The ${name} must be a string.`;
     return "";
   }
-  const s = String(raw);
+  // Trimmed, as Laravel trims every input: " 8600..." from a gateway is the device 8600....
+  const s = raw === undefined || raw === null ? "" : String(raw).trim();
+  if (s === "") {
+    errors[name] = `The ${name} field is required.`;
+    return "";
+  }
   if (s.length > max) errors[name] = `The ${name} may not be greater than ${max} characters.`;
   else if (hasForbiddenText(s) || ID_CONTROLS.test(s)) errors[name] = forbiddenTextMessage(name);
   else if (hasUndecodableText(s)) errors[name] = undecodableTextMessage(name);

@@ -81,10 +81,28 @@ describe("the OsmAnd protocol at /osmand", () => {
     expect(p!.attributes).toEqual({ accuracy: 4.5, motion: true, odometer: 1234.5, event: "motionchange", batterylevel: 42, charge: false, activity: "in_vehicle", shift: "night" });
   });
 
+  it("keeps identifiers as sent (a card's leading zeros, an ICCID's 20 digits), an unknown bearing and battery as none, and a padded id trimmed", async () => {
+    const res = await h.app.inject({ method: "GET", url: `/osmand?id=%20358240051111111%20&lat=54.6&lon=25.2&timestamp=${secondsAgo(30)}&bearing=-1&driverUniqueId=00042&rfid=000777&iccid=89014103211118510720&io1=007&temp=21.50&level=3` });
+    expect(res.statusCode).toBe(200);
+    const [p] = await h.seen(1);
+    expect(p).toMatchObject({ uniqueId: "358240051111111", course: 0 });
+    expect(p!.attributes).toEqual({ driveruniqueid: "00042", rfid: "000777", iccid: "89014103211118510720", io1: "007", temp: 21.5, level: 3 });
+
+    const json = await h.app.inject({ method: "POST", url: "/osmand", payload: { device_id: "tc-unknown", location: { timestamp: new Date().toISOString(), coords: { latitude: 54.6, longitude: 25.2 }, battery: { level: -1, is_charging: false } } } });
+    expect(json.statusCode).toBe(200);
+    expect((await h.seen(2))[1]!.attributes).toEqual({ charge: false });
+  });
+
   it("takes a form POST", async () => {
     const res = await h.app.inject({ method: "POST", url: "/osmand", headers: { "content-type": "application/x-www-form-urlencoded" }, payload: `id=form-1&lat=54.5&lon=25.5&timestamp=${secondsAgo(5)}&speed=3` });
     expect(res.statusCode).toBe(200);
     expect((await h.seen(1))[0]).toMatchObject({ uniqueId: "form-1", latitude: 54.5, longitude: 25.5, speed: 3 });
+  });
+
+  it("reads a POST body without a Content-Type as a form, as Traccar does (device firmware often sends none)", async () => {
+    const res = await h.app.inject({ method: "POST", url: "/osmand", payload: `id=untyped-1&lat=54.5&lon=25.5&timestamp=${secondsAgo(5)}&speed=3` });
+    expect(res.statusCode).toBe(200);
+    expect((await h.seen(1))[0]).toMatchObject({ uniqueId: "untyped-1", latitude: 54.5, longitude: 25.5, speed: 3 });
   });
 
   it("refuses what it cannot take, naming the fields as the request named them, and puts nothing on the bus", async () => {

@@ -1,6 +1,7 @@
 import { FailureError, InvalidInputError } from "@fleet/contracts";
 import type { FastifyPluginAsync, FastifyReply } from "fastify";
 import { insertOne } from "../insert-one.js";
+import { untypedBodyIsForm } from "../plugins/untyped-form.js";
 import { parsePosition, type ParsedPosition } from "../parse.js";
 import { requestFields } from "../request-fields.js";
 import { BusUnavailableError, type Publisher } from "../publisher.js";
@@ -26,7 +27,7 @@ export const insertRoutes: FastifyPluginAsync<{ publisher: Publisher }> = async 
 
   for (const path of ["/insert.php", ...INSERT_ALIASES]) {
     app.get(path, (req, reply) => single(req.query, reply));
-    app.post(path, (req, reply) => single(requestFields(req), reply));
+    app.post(path, { onRequest: untypedBodyIsForm }, (req, reply) => single(requestFields(req), reply));
   }
 
   /** Gateways: a JSON array or NDJSON of positions; valid ones are taken even when others are not. */

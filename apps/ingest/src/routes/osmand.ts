@@ -2,6 +2,7 @@ import type { FastifyPluginAsync, FastifyReply } from "fastify";
 import { publishParsed } from "../insert-one.js";
 import { fromOsmand, osmandErrors } from "../osmand.js";
 import { parsePosition, type ParseResult } from "../parse.js";
+import { untypedBodyIsForm } from "../plugins/untyped-form.js";
 import type { Publisher } from "../publisher.js";
 import { requestFields } from "../request-fields.js";
 
@@ -39,6 +40,6 @@ export const osmandRoutes: FastifyPluginAsync<{ publisher: Publisher; paths?: re
   };
   for (const path of paths) {
     app.get(path, (req, reply) => take(req.query as Record<string, unknown>, reply));
-    app.post(path, (req, reply) => take(requestFields(req), reply));
+    app.post(path, { onRequest: untypedBodyIsForm }, (req, reply) => take(requestFields(req), reply));
   }
 };
