@@ -102,6 +102,13 @@ describeApi("generate_report", (h) => {
       const groupRows = (text: string) =>
         [...text.matchAll(/(Drive|Stop) (\S+ \S+) (\S+ \S+) ([\dhmins ]+?) ([\d.]+) (\d+) (\d+) ([\dhmins ]+?)(?: [\d.]+)? (\d+\.\d{6}, \d+\.\d{6})/g)].map((m) => m.slice(1).join(" | "));
       expect(groupRows(drives[0]!)).toEqual(groupRows(drives[1]!));
+      // Drives and stops / geofences (18) has no stops field: it cuts them as drives and stops does by default (1 min, so the 1-min stand is a stop).
+      const geofenced = sections((await download(h, (await generate(h, user, { ...body, type: 18 })).url)).text);
+      const byDefault = sections((await download(h, (await generate(h, user, { ...body, type: 3, stops: 1 })).url)).text);
+      for (const i of [0, 1]) {
+        expect(groupRows(byDefault[i]!)).toHaveLength(6);
+        expect(groupRows(geofenced[i]!)).toEqual(groupRows(byDefault[i]!));
+      }
       expect(groupRows(drives[0]!)).toEqual([
         "Stop | 2026-03-10 08:00:00 | 2026-03-10 08:02:10 | 2min 10s | 0.00 | 0 | 0 | 2min 10s | 54.000000, 25.000000",
         "Drive | 2026-03-10 08:02:10 | 2026-03-10 08:10:30 | 8min 20s | 9.92 | 95 | 71 | 1min 0s | 54.000000, 25.000000",

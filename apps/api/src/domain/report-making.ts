@@ -1,4 +1,4 @@
-import { KM_PER_MILE, findReportType, userUnits, type HistoryRange, type ReportFormat } from "@fleet/contracts";
+import { KM_PER_MILE, defaultReportStopMinutes, findReportType, userUnits, type HistoryRange, type ReportFormat } from "@fleet/contracts";
 import { findUserDriversByRfid, listUserDeviceEvents, type Db, type Geofence, type ReportInput, type Sensor, type User } from "@fleet/db";
 import type { HistoryStore } from "@fleet/history";
 import * as types from "@fleet/reports";
@@ -141,6 +141,9 @@ export async function makeReport(deps: ReportMakingDeps, user: User, definition:
   };
   const heading: ReportHeading = { title: definition.title, typeName: type.name, fromMs: range.fromMs, toMs: range.toMs };
   const combined = spec.combined === true;
+  // A type without the stops field (18) cuts drives and stops as the others do by default, not
+  // with every standing second a stop: stored as 0, it made type 18 disagree with type 3.
+  const stopsMinutes = type.fields.includes("stops") ? definition.stops : defaultReportStopMinutes;
   const geofences = geofencesOf(of.geofences, spec.allGeofences ? undefined : definition.geofences);
   const names = placeNamer(deps, definition, of.geofences);
 
@@ -149,7 +152,7 @@ export async function makeReport(deps: ReportMakingDeps, user: User, definition:
     const fuel = sensors.find(isFuelLevel);
     return {
       device: reportDevice(device),
-      track: segmentTrack(rows, segmentOptions(device, sensors, definition.stops * 60, rows)),
+      track: segmentTrack(rows, segmentOptions(device, sensors, stopsMinutes * 60, rows)),
       fuelUnit: fuel ? fuel.unitOfMeasurement : null,
       readings: readingsOf(sensors),
       ...(spec.events ? { events: await eventsOf(deps.db, user.id, device.id, range) } : {}),
@@ -181,7 +184,7 @@ export async function makeReport(deps: ReportMakingDeps, user: User, definition:
   if (spec.reads === "track") return lay(spec.build, trackOf);
   // The drivers' types need each group's card, which only a track cut here carries.
   const byEngine = (r: LiveRecord) => !spec.drivers && cutByEngine(r);
-  const asked = { range, stopsMinutes: definition.stops, speedLimitKmh: ctx.speedLimitKmh, groups: spec.reads === "groups" };
+  const asked = { range, stopsMinutes, speedLimitKmh: ctx.speedLimitKmh, groups: spec.reads === "groups" };
   const cuts = await engineCuts(deps, devices.filter(byEngine), asked);
   if (spec.reads === "figures") {
     return lay(spec.build, async (r) => (byEngine(r) ? { device: reportDevice(r.device), figures: engineFigures(cuts.get(r.device.id), ctx.speedLimitKmh) } : deviceFigures(await trackOf(r), ctx.speedLimitKmh)));
