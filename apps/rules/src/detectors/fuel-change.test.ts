@@ -29,6 +29,12 @@ describe("fuel_change", () => {
     expect(runTrack(deviceRules([theft(20)], { fuelSensor: fuelTank() }), parked).events.map((e) => [e.type, e.message])).toEqual([["fuel_theft", "Fuel dropped: 20 l"]]);
   });
 
+  it("measures a theft in a stop from the stop's own level, not from the last level on the move", () => {
+    const levels = [91.4, 91.3, 91.2, 91.1, 91, 91, 91, 71];
+    const positions = track(levels.length, 60_000, (i) => (i < 4 ? { moving: true, speedKmh: 60, attributes: { fuel: levels[i]! } } : { attributes: { fuel: levels[i]! } }));
+    expect(runTrack(deviceRules([theft(10)], { fuelSensor: fuelTank() }), positions).events.map((e) => e.message)).toEqual(["Fuel dropped: 20 l"]);
+  });
+
   it("reports fuel siphoned after a fill in the same stop, and a fill after a siphoning, by how far the level moved", () => {
     const stop = (levels: number[]) => track(levels.length, 60_000, (i) => ({ attributes: { fuel: levels[i]! } }));
     const fillThenSiphon = stop([50, 50, 80, 80, 55, 55]);

@@ -66,6 +66,8 @@ export const fuelChange: Detector<FuelMemory> = ({ position, alert, device, owne
     return { events: [{ type: "fuel_theft", message: messagesFor(owner.lang).fuelDropped(shown(change, sensor!)) }], next: { standingFrom: standing ? level : null } };
   }
   const state = alert.attributes.state;
-  const standingFrom = !standing ? null : state === THEFT ? Math.max(from, level) : state === FILL ? Math.min(from, level) : from;
+  // Just stopped: the stop is measured from here, not from the last level on the move, which would count the fuel burnt since as stolen.
+  const base = previous.standingFrom ?? level;
+  const standingFrom = !standing ? null : state === THEFT ? Math.max(base, level) : state === FILL ? Math.min(base, level) : base;
   return previous.standingFrom === standingFrom ? UNCHANGED : quiet({ standingFrom });
 };

@@ -22,7 +22,8 @@ export interface FuelChange {
 /**
  * The track's fillings (`direction` 1) or thefts (-1) of at least `threshold`, found as the
  * rules service's fuel_change detector finds them (docs/decisions.md, "fuel_change"): while
- * the device stands, the level is compared with the level when it stopped (or after the last
+ * the device stands, the level is compared with the level when it stopped (its first standing
+ * reading, which is itself compared with the last one on the move; or after the last
  * change found in that stop), so a filling or a siphoning spread over many fixes counts;
  * while it moves, with the reading before, so fuel burnt on the road is never a theft. Where
  * the detector fires, the change is followed on over the standing fixes after it for as long
@@ -52,7 +53,9 @@ export function fuelChanges(track: Segmentation, levelAt: (row: HistoryRow) => n
       r = end;
       continue;
     }
-    standingFrom = standing(r) ? from : null;
+    // The level when it stopped is its first standing reading's: measured from the last reading
+    // on the move, a theft in the stop would count the fuel burnt in between.
+    standingFrom = !standing(r) ? null : (standingFrom ?? value);
     previous = value;
   }
   return out;
