@@ -31,7 +31,7 @@ interface Layout {
   lineHeight: number;
 }
 
-export function drawTable(pdf: PDFKit.PDFDocument, table: ReportTable): void {
+export async function drawTable(pdf: PDFKit.PDFDocument, table: ReportTable, pause: () => Promise<void>): Promise<void> {
   pdf.fontSize(FONT_SIZE);
   if (table.rows.length === 0 && table.empty !== undefined) {
     ensureSpace(pdf, pdf.currentLineHeight(true));
@@ -39,7 +39,7 @@ export function drawTable(pdf: PDFKit.PDFDocument, table: ReportTable): void {
     pdf.fillColor("black");
     return;
   }
-  const layout = tableLayout(pdf, table);
+  const layout = await tableLayout(pdf, table, pause);
   const header = table.columns.map((c, i) => ({ text: c.title, right: layout.numeric[i] ?? false }));
   const headerHeight = rowHeight(pdf, layout, header, BOLD);
   const firstHeight = table.rows[0] ? rowHeight(pdf, layout, shown(layout, table, table.rows[0]), REGULAR) : 0;
@@ -51,6 +51,7 @@ export function drawTable(pdf: PDFKit.PDFDocument, table: ReportTable): void {
     if (ensureSpace(pdf, height)) drawHeader(pdf, layout, header, headerHeight);
     drawRow(pdf, layout, cells, height, REGULAR);
     line(pdf, layout, pdf.y, ROW_RULE, 0.5);
+    await pause();
   }
   if (table.footer) {
     const cells = shown(layout, table, table.footer);
@@ -88,16 +89,20 @@ export function columnWidths(needed: readonly number[], available: number): numb
   return widths.map((w) => w ?? left / open);
 }
 
-function tableLayout(pdf: PDFKit.PDFDocument, table: ReportTable): Layout {
+async function tableLayout(pdf: PDFKit.PDFDocument, table: ReportTable, pause: () => Promise<void>): Promise<Layout> {
   const available = contentWidth(pdf);
-  const needed = table.columns.map((column, i) => {
+  const needed: number[] = [];
+  for (const [i, column] of table.columns.entries()) {
     pdf.font(BOLD);
     let widest = pdf.widthOfString(column.title);
     pdf.font(REGULAR);
-    for (const row of table.rows) widest = Math.max(widest, pdf.widthOfString(cellText(row[i] ?? null, column)));
+    for (const row of table.rows) {
+      widest = Math.max(widest, pdf.widthOfString(cellText(row[i] ?? null, column)));
+      await pause();
+    }
     if (table.footer) widest = Math.max(widest, pdf.font(BOLD).widthOfString(cellText(table.footer[i] ?? null, column)));
-    return Math.min(widest + 2 * PAD_X + 1, available * MAX_SHARE);
-  });
+    needed.push(Math.min(widest + 2 * PAD_X + 1, available * MAX_SHARE));
+  }
   pdf.font(REGULAR);
   return { x: pdf.page.margins.left, widths: columnWidths(needed, available), numeric: numericColumns(table), lineHeight: pdf.currentLineHeight(true) };
 }

@@ -4,6 +4,7 @@ import { summaryText } from "./cells.js";
 import { BOLD, REGULAR, registerReportFonts } from "./pdf-fonts.js";
 import { FOOTER_ROOM, GREY, MARGIN, RULE, contentWidth, ensureSpace } from "./pdf-layout.js";
 import { drawTable } from "./pdf-table.js";
+import { pacer } from "./pace.js";
 
 /*
  * The report as an A4 PDF, upright or on its side. Pages are kept in memory until the end
@@ -26,7 +27,8 @@ export async function renderPdf(doc: ReportDocument, orientation: PdfOrientation
   const body = collect(pdf);
   registerReportFonts(pdf);
   drawTitle(pdf, doc);
-  for (const section of doc.sections) drawSection(pdf, section);
+  const pause = pacer();
+  for (const section of doc.sections) await drawSection(pdf, section, pause);
   drawPageFooters(pdf, doc.title);
   pdf.end();
   return { body: await body, ...REPORT_FILE_TYPES.pdf };
@@ -49,7 +51,7 @@ function drawTitle(pdf: PDFKit.PDFDocument, doc: ReportDocument): void {
   pdf.fillColor("black").moveDown(1);
 }
 
-function drawSection(pdf: PDFKit.PDFDocument, section: ReportSection): void {
+async function drawSection(pdf: PDFKit.PDFDocument, section: ReportSection, pause: () => Promise<void>): Promise<void> {
   const width = contentWidth(pdf);
   pdf.font(BOLD).fontSize(12.5);
   ensureSpace(pdf, pdf.heightOfString(section.heading, { width }) + KEEP_WITH_HEADING);
@@ -59,7 +61,7 @@ function drawSection(pdf: PDFKit.PDFDocument, section: ReportSection): void {
   pdf.y = y + 5;
   drawSummary(pdf, section);
   for (const table of section.tables) {
-    drawTable(pdf, table);
+    await drawTable(pdf, table, pause);
     pdf.y += 10;
   }
   pdf.y += 8;

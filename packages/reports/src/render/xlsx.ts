@@ -1,6 +1,7 @@
 import ExcelJS from "exceljs";
 import { isDuration, REPORT_FILE_TYPES, type Cell, type RenderedReport, type ReportColumn, type ReportDocument, type ReportSection, type ReportTable } from "../document.js";
 import { cellText } from "./cells.js";
+import { pacer } from "./pace.js";
 import { sheetNames } from "./sheet-names.js";
 
 /*
@@ -28,7 +29,8 @@ export async function renderXlsx(doc: ReportDocument): Promise<RenderedReport> {
   // A workbook without a sheet is one Excel will not open, so a report with no section still gets one.
   const sections: readonly ReportSection[] = doc.sections.length > 0 ? doc.sections : [{ heading: doc.title, tables: [] }];
   const names = sheetNames(sections.map((s) => s.heading));
-  sections.forEach((section, i) => writeSheet(workbook.addWorksheet(names[i]), doc, section));
+  const pause = pacer();
+  for (const [i, section] of sections.entries()) await writeSheet(workbook.addWorksheet(names[i]), doc, section, pause);
   const bytes = await workbook.xlsx.writeBuffer();
   return { body: Buffer.from(bytes as ArrayBuffer), ...REPORT_FILE_TYPES.xls };
 }
@@ -81,7 +83,7 @@ class SheetWriter {
   }
 }
 
-function writeSheet(sheet: ExcelJS.Worksheet, doc: ReportDocument, section: ReportSection): void {
+async function writeSheet(sheet: ExcelJS.Worksheet, doc: ReportDocument, section: ReportSection, pause: () => Promise<void>): Promise<void> {
   sheet.pageSetup = { paperSize: 9, orientation: "portrait", fitToPage: true, fitToWidth: 1, fitToHeight: 0 };
   const w = new SheetWriter(sheet);
   w.line(doc.title, { bold: true, size: 14 });
@@ -94,12 +96,12 @@ function writeSheet(sheet: ExcelJS.Worksheet, doc: ReportDocument, section: Repo
   }
   for (const table of section.tables) {
     w.blank();
-    writeTable(w, table);
+    await writeTable(w, table, pause);
   }
   w.sizeColumns();
 }
 
-function writeTable(w: SheetWriter, table: ReportTable): void {
+async function writeTable(w: SheetWriter, table: ReportTable, pause: () => Promise<void>): Promise<void> {
   if (table.rows.length === 0 && table.empty !== undefined) {
     w.line(table.empty, { italic: true, color: { argb: "FF555555" } });
     return;
@@ -110,7 +112,10 @@ function writeTable(w: SheetWriter, table: ReportTable): void {
     table.columns,
   );
   style(header, n, { font: { bold: true }, fill: HEADER_FILL, border: { bottom: RULE } });
-  for (const row of table.rows) w.cells(row, table.columns);
+  for (const row of table.rows) {
+    w.cells(row, table.columns);
+    await pause();
+  }
   if (table.footer) style(w.cells(table.footer, table.columns), n, { font: { bold: true }, border: { top: RULE } });
 }
 
