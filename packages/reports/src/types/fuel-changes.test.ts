@@ -62,7 +62,7 @@ describe("fuel thefts (type 12)", () => {
     // Driving (fixes 0-3) down to 91.1 l, parked from fix 4 at 91 l, then 20 l gone at fix 9.
     const rows = withLevels(new TrackBuilder(T0).fix().drive(30).stand(60).rows, [91.4, 91.3, 91.2, 91.1, 91, 91, 91, 91, 91, 71, 71]);
     const [section] = fuelThefts(heading("Fuel thefts"), [deviceTrack(3, "Van 3", rows, { fuel: true, device: { minFuelThefts: 10 } })], ctx()).sections;
-    expect(section!.tables[0]!.rows.map(rounded).map((r) => r.slice(2))).toEqual([[91, 71, 20]]);
+    expect(section!.tables[0]!.rows.map((row) => rounded(row.slice(2)))).toEqual([[91, 71, 20]]);
   });
 
   it("counts a drop while standing from the level when it stopped, and one while driving only between two fixes", () => {
