@@ -23,4 +23,14 @@ describe("columnWidths", () => {
     const widths = columnWidths([10, 120, 400], 300);
     expect(widths).toEqual([10, 120, 170]);
   });
+
+  it("keeps each column at least as wide as its widest word, taking the room from the columns above theirs", () => {
+    // Evenly, the 300-wide text gets 215 and the 500-wide 215; a floor of 250 under the first takes 35 from the second.
+    const widths = columnWidths([40, 300, 500, 30], 500, [40, 250, 100, 30]);
+    expect(widths[0]).toBe(40);
+    expect(widths[3]).toBe(30);
+    expect(widths[1]).toBeCloseTo(250, 6);
+    expect(widths[2]).toBeCloseTo(180, 6);
+    expect(sum(widths)).toBeCloseTo(500, 6);
+  });
 });

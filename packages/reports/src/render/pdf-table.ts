@@ -11,6 +11,8 @@ import { GREY, RULE, contentWidth, ensureSpace } from "./pdf-layout.js";
  */
 
 const FONT_SIZE = 8;
+/** A table too wide for the page at FONT_SIZE is set smaller, down to this, before any word is broken. */
+const MIN_FONT_SIZE = 5.5;
 const PAD_X = 4;
 const PAD_Y = 2.5;
 const MAX_LINES = 3;
@@ -28,6 +30,7 @@ interface Layout {
   x: number;
   widths: number[];
   numeric: boolean[];
+  fontSize: number;
   lineHeight: number;
 }
 
@@ -40,6 +43,7 @@ export async function drawTable(pdf: PDFKit.PDFDocument, table: ReportTable, pau
     return;
   }
   const layout = await tableLayout(pdf, table, pause);
+  pdf.fontSize(layout.fontSize);
   const header = table.columns.map((c, i) => ({ text: c.title, right: layout.numeric[i] ?? false }));
   const headerHeight = rowHeight(pdf, layout, header, BOLD);
   const firstHeight = table.rows[0] ? rowHeight(pdf, layout, shown(layout, table, table.rows[0]), REGULAR) : 0;
@@ -66,9 +70,11 @@ export async function drawTable(pdf: PDFKit.PDFDocument, table: ReportTable, pau
  * Column widths that fill `available`: when everything fits, each column gets what it needs and
  * the rest is shared in proportion; when not, the columns needing less than an even share keep
  * what they need and the others split what is left evenly (a narrow number column is never
- * squeezed to make room for a long text).
+ * squeezed to make room for a long text). No column goes below its floor (its longest word, so
+ * no word is broken: "Duration" read "d uratio n"); what a floor takes comes from the columns
+ * above theirs, in proportion to how far above they are.
  */
-export function columnWidths(needed: readonly number[], available: number): number[] {
+export function columnWidths(needed: readonly number[], available: number, floors: readonly number[] = []): number[] {
   const total = needed.reduce((a, b) => a + b, 0);
   if (total <= available) return needed.map((n) => (total > 0 ? n + ((available - total) * n) / total : available / needed.length));
   const widths: (number | undefined)[] = needed.map(() => undefined);
@@ -86,25 +92,65 @@ export function columnWidths(needed: readonly number[], available: number): numb
       }
     });
   }
-  return widths.map((w) => w ?? left / open);
+  const shared = widths.map((w) => w ?? left / open);
+  const floor = (i: number) => Math.min(floors[i] ?? 0, needed[i]!);
+  const short = shared.reduce((sum, w, i) => sum + Math.max(0, floor(i) - w), 0);
+  if (short === 0) return shared;
+  const slack = shared.reduce((sum, w, i) => sum + Math.max(0, w - floor(i)), 0);
+  const take = Math.min(1, short / slack);
+  return shared.map((w, i) => (w < floor(i) ? floor(i) : w - (w - floor(i)) * take));
 }
 
+/**
+ * The widest word of a text, in the current font, with the space after it: pdfkit measures a
+ * word with its trailing space when it wraps, and breaks inside a word that does not fit so.
+ */
+function widestWord(pdf: PDFKit.PDFDocument, text: string, whole: number): number {
+  if (!/\s/.test(text)) return whole;
+  let widest = 0;
+  for (const word of text.split(/\s+/)) widest = Math.max(widest, pdf.widthOfString(`${word} `));
+  return widest;
+}
+
+/**
+ * How the table's columns share the page: each as wide as its widest text, measured at
+ * FONT_SIZE, never narrower than its widest word. When the widest words alone are wider than the
+ * page (a merged report's many columns on a portrait page), the table is set in a smaller font,
+ * down to MIN_FONT_SIZE, so dates and headings wrap between words, not inside them.
+ */
 async function tableLayout(pdf: PDFKit.PDFDocument, table: ReportTable, pause: () => Promise<void>): Promise<Layout> {
   const available = contentWidth(pdf);
-  const needed: number[] = [];
+  const pad = 2 * PAD_X + 1;
+  pdf.fontSize(FONT_SIZE);
+  const full: number[] = [];
+  const words: number[] = [];
+  const measure = (i: number, text: string) => {
+    const whole = pdf.widthOfString(text);
+    full[i] = Math.max(full[i] ?? 0, whole);
+    words[i] = Math.max(words[i] ?? 0, widestWord(pdf, text, whole));
+  };
   for (const [i, column] of table.columns.entries()) {
     pdf.font(BOLD);
-    let widest = pdf.widthOfString(column.title);
+    measure(i, column.title);
     pdf.font(REGULAR);
     for (const row of table.rows) {
-      widest = Math.max(widest, pdf.widthOfString(cellText(row[i] ?? null, column)));
+      measure(i, cellText(row[i] ?? null, column));
       await pause();
     }
-    if (table.footer) widest = Math.max(widest, pdf.font(BOLD).widthOfString(cellText(table.footer[i] ?? null, column)));
-    needed.push(Math.min(widest + 2 * PAD_X + 1, available * MAX_SHARE));
+    if (table.footer) {
+      pdf.font(BOLD);
+      measure(i, cellText(table.footer[i] ?? null, column));
+    }
   }
-  pdf.font(REGULAR);
-  return { x: pdf.page.margins.left, widths: columnWidths(needed, available), numeric: numericColumns(table), lineHeight: pdf.currentLineHeight(true) };
+  const n = table.columns.length;
+  const wordsWidth = words.reduce((a, b) => a + b, 0);
+  const scale = wordsWidth + n * pad <= available ? 1 : Math.max(MIN_FONT_SIZE / FONT_SIZE, (available - n * pad) / wordsWidth);
+  const cap = available * MAX_SHARE;
+  // A little over the measured width: text set exactly as wide as its column may still wrap.
+  const needed = full.map((w) => Math.min(w * scale + pad + 0.5, cap));
+  const floors = words.map((w) => Math.min(w * scale + pad + 0.5, cap));
+  pdf.font(REGULAR).fontSize(FONT_SIZE * scale);
+  return { x: pdf.page.margins.left, widths: columnWidths(needed, available, floors), numeric: numericColumns(table), fontSize: FONT_SIZE * scale, lineHeight: pdf.currentLineHeight(true) };
 }
 
 /** A row's cells as drawn: numbers, and everything in a column of numbers, to the right. */

@@ -122,4 +122,14 @@ describe("renderPdf and what its font cannot draw", () => {
     expect(pdfInfo(body).pages).toBe(1);
     expect(pageText(body, 1)).toMatch(/Nothing to report\s+Period: none[\s\S]*Page 1 of 1/);
   });
+
+  it("sets a table too wide for a portrait page smaller rather than break its words", async () => {
+    const titles = ["Device", "Route start", "Route end", "Route length (km)", "Move duration", "Stop duration", "Stop count", "Top speed (kph)", "Average speed (kph)", "Overspeed count", "Fuel consumption (l)", "Engine work", "Engine idle", "Engine hours"];
+    const row = ["Truck 7", "2026-11-26 07:00:00", "2026-11-26 18:00:00", 90.12, "1h 28min", "9h 31min", 3, 100, 61, 1, 9.5, "1h 26min", "9min 0s", "1h 35min"];
+    const doc: ReportDocument = { title: "Merged", subtitle: [], sections: [{ heading: "All devices", tables: [{ columns: titles.map((title) => ({ title })), rows: [row] }] }] };
+    const { body } = await renderPdf(doc, "portrait");
+    // Every word whole somewhere on the page: wrapped only between words ("Top sp / eed" before).
+    const words = pageText(body, 1).split(/\s+/);
+    for (const word of ["duration", "consumption", "speed", "Overspeed", "2026-11-26", "07:00:00", "28min"]) expect(words, word).toContain(word);
+  });
 });
