@@ -149,6 +149,16 @@ export function expectSchema<T extends TSchema>(schema: T, value: unknown, label
   expect.fail(`${label} does not match its schema:\n${issues.join("\n")}`);
 }
 
+/**
+ * A page link as a client follows it: the link carries no credential (pagination.ts), so the
+ * client signs it with its own api hash; this also checks that it carries none.
+ */
+export function signedLink(link: string | null, hash: string): string {
+  if (link === null) throw new Error("no link to follow");
+  if (/[?&]user_api_hash=/.test(link) || link.includes(hash)) throw new Error(`a page link carries the api hash: ${link}`);
+  return `${link}${link.includes("?") ? "&" : "?"}user_api_hash=${hash}`;
+}
+
 /** Asserts a 200 whose body matches the route's response schema; returns it typed. */
 export function ok<T extends TSchema>(res: Reply, schema: T): Static<T> {
   expect(res.status, `${res.label} → ${res.text}`).toBe(200);

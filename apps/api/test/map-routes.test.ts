@@ -1,7 +1,7 @@
 import { describe, expect, it } from "vitest";
 import { GeoCreatedSchema, GeoOkSchema, GetRoutesResponseSchema, MAX_ROUTE_POINTS, userClock, type RouteRecord } from "@fleet/contracts";
 import { findUserRoute, routes } from "@fleet/db";
-import { describeApi, failure, invalid, ok, type ApiHarness, type BodyEncoding, type TestUser } from "./fixture.js";
+import { describeApi, failure, invalid, ok, type ApiHarness, type BodyEncoding, type TestUser, signedLink } from "./fixture.js";
 import { routeBody } from "./matrix/geo.js";
 
 const LINE = [
@@ -70,7 +70,7 @@ describeApi("routes", (h) => {
       const first = await page(h, user, { per_page: 5 });
       expect(first.data.map((r) => r.id)).toEqual(ids.slice(0, 5));
       expect(first.pagination).toMatchObject({ total: 12, per_page: 5, current_page: 1, last_page: 3, prev_page_url: null });
-      const last = ok(await h.inject({ method: "GET", url: (await page(h, user, { per_page: 5, page: 2 })).pagination.next_page_url! }), GetRoutesResponseSchema);
+      const last = ok(await h.inject({ method: "GET", url: signedLink((await page(h, user, { per_page: 5, page: 2 })).pagination.next_page_url, user.hash) }), GetRoutesResponseSchema);
       expect(last.data.map((r) => r.id)).toEqual(ids.slice(10));
       const queries: Record<string, string | number>[] = [{ page: 0 }, { per_page: 101 }, { per_page: "x" }];
       for (const query of queries) invalid(await h.get("/get_routes", { user, query }));

@@ -12,7 +12,7 @@ import {
   GetReportsResponseSchema,
   reportTypes,
 } from "@fleet/contracts";
-import { describeApi, ok, type ApiHarness, type TestUser } from "./fixture.js";
+import { describeApi, ok, type ApiHarness, type TestUser, signedLink } from "./fixture.js";
 import { vendorErrors } from "./swagger.js";
 
 // ---- the form data ---------------------------------------------------------------------
@@ -108,7 +108,7 @@ describeApi("add_report_data", (h) => {
     expect(reports.data[0]).toMatchObject({ title: "Report 1 of mine", type: 1, format: "pdf", stops: 10, devices: [device] });
     expect({ ...reports, data: [] }).toMatchObject({ total: 11, per_page: 10, current_page: 1, last_page: 2, from: 1, to: 10, prev_page_url: null, url: "/api/get_reports" });
     expect(reports.next_page_url).toMatch(/^\/api\/get_reports\?/);
-    const next = ok(await h.inject({ method: "GET", url: reports.next_page_url! }), GetReportsResponseSchema).items.reports;
+    const next = ok(await h.inject({ method: "GET", url: signedLink(reports.next_page_url, user.hash) }), GetReportsResponseSchema).items.reports;
     expect(next.data.map((r) => r.id)).toEqual(ids.slice(10));
   });
 

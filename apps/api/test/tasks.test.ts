@@ -1,7 +1,7 @@
 import { describe, expect, it } from "vitest";
 import { EditSetupResponseSchema, GetTasksPrioritiesResponseSchema, GetTasksResponseSchema, GetTasksStatusesResponseSchema, OkSchema, TaskResponseSchema, userClock, type TaskRecord } from "@fleet/contracts";
 import { findUserTask } from "@fleet/db";
-import { describeApi, failure, invalid, ok, type ApiHarness, type BodyEncoding, type Reply, type TestUser } from "./fixture.js";
+import { describeApi, failure, invalid, ok, type ApiHarness, type BodyEncoding, type Reply, type TestUser, signedLink } from "./fixture.js";
 
 /** Timezone 65 is UTC+02:00. */
 const PLUS_TWO = 65;
@@ -256,11 +256,11 @@ describeApi("tasks", (h) => {
       expect(first).toMatchObject({ total: 13, per_page: 5, last_page: 3, from: 1, to: 5, prev_page_url: null });
       expect(first.data.map((t) => t.id)).toEqual(newest.slice(0, 5));
       expect(first.data[0]!.statuses).toHaveLength(1);
-      const second = ok(await h.inject({ method: "GET", url: first.next_page_url! }), GetTasksResponseSchema).items;
+      const second = ok(await h.inject({ method: "GET", url: signedLink(first.next_page_url, user.hash) }), GetTasksResponseSchema).items;
       expect(second.data.map((t) => t.id)).toEqual(newest.slice(5, 10));
       const odd = await list(h, user, { per_page: 2, search_invoice_number: "ODD" });
       expect(odd.total).toBe(6);
-      const oddNext = ok(await h.inject({ method: "GET", url: odd.next_page_url! }), GetTasksResponseSchema).items;
+      const oddNext = ok(await h.inject({ method: "GET", url: signedLink(odd.next_page_url, user.hash) }), GetTasksResponseSchema).items;
       expect(oddNext.data.every((t) => t.invoice_number === "odd")).toBe(true);
       expect(oddNext.current_page).toBe(2);
     });
