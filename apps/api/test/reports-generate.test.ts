@@ -1,6 +1,6 @@
 import { describe, expect, it } from "vitest";
 import { AddSensorResponseSchema, GenerateReportResponseSchema, GeoCreatedSchema } from "@fleet/contracts";
-import { recordEvents } from "@fleet/db";
+import { recordEvents, setUserActive } from "@fleet/db";
 import { TrackBuilder } from "@fleet/trips/testing";
 import { describeApi, failure, invalid, ok, type ApiHarness, type TestUser } from "./fixture.js";
 
@@ -221,6 +221,11 @@ describeApi("generate_report", (h) => {
       expect((await download(h, `${url}&user_api_hash=${other.hash}`)).status).toBe(404);
       const tampered = url.replace(/token=(.)/, (_, c: string) => `token=${c === "A" ? "B" : "A"}`);
       expect((await download(h, tampered)).status).toBe(404);
+      // A deactivated owner's links stop, as its sharing links do, and work again once it is active.
+      await setUserActive(h.db, { id: user.id }, false);
+      expect((await download(h, url)).status).toBe(404);
+      await setUserActive(h.db, { id: user.id }, true);
+      expect((await download(h, url)).status).toBe(200);
     });
 
     it("refuses another user's device or geofence like a missing one, with nothing made", async () => {

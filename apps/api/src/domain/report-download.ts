@@ -1,5 +1,5 @@
 import { FailureError, NotFoundError } from "@fleet/contracts";
-import { findReportFile, type Db, type FoundReportFile } from "@fleet/db";
+import { findReportFile, findUserById, isUserUsable, type Db, type FoundReportFile } from "@fleet/db";
 
 /*
  * A generated report's link: the token in it is what authorises the download (a link works
@@ -23,6 +23,12 @@ export interface DownloadDeps {
 
 export type Download = Pick<FoundReportFile, "fileName" | "contentType"> & { body: Buffer };
 
+/** A deactivated or expired account's links stop, as its sharing links do. */
+async function ownerUsable(db: Db, userId: number): Promise<boolean> {
+  const owner = await findUserById(db, userId);
+  return owner !== undefined && isUserUsable(owner);
+}
+
 const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
 
 /** The file a link names, once ready; a wrong, expired or another user's link is missing. */
@@ -31,7 +37,7 @@ export async function downloadReport(deps: DownloadDeps, token: string, apiHash:
   const until = now() + deps.waitMs;
   for (;;) {
     const file = await findReportFile(deps.db, token);
-    if (!file || (asker !== undefined && asker?.id !== file.userId)) throw new NotFoundError(WHAT);
+    if (!file || (asker !== undefined && asker?.id !== file.userId) || !(await ownerUsable(deps.db, file.userId))) throw new NotFoundError(WHAT);
     if (file.status === "ready" && file.body) return { fileName: file.fileName, contentType: file.contentType, body: file.body };
     if (file.status === "failed" || now() - file.createdAt.getTime() > LOST_AFTER_MS) throw new FailureError(500, `${file.error ?? "The report could not be made."} Generate it again.`);
     if (now() >= until) throw new FailureError(202, "The report is not ready yet. Try the link again in a moment.");
