@@ -64,13 +64,25 @@ describe("tracker pipeline on the embedded stores", () => {
     expect(rejected.map((r) => r.message)).toEqual([notJson, wrongShape]);
     expect(rejected.map((r) => r.error.message)).toEqual([expect.stringMatching(/^not JSON/), expect.stringMatching(/^not a position: \/\w+ /)]);
     expect(await history.count()).toBe(2);
-    expect(pipeline.stats()).toEqual({ positions: 2, unregistered: 1, invalid: 2, restored: 0 });
+    expect(pipeline.stats()).toEqual({ positions: 2, unregistered: 1, invalid: 2, restored: 0, resent: 0 });
     const state = (await live.getStates([1])).get(1)!;
     expect(state.positionId).toBe(2);
     expect((await live.changedSince(7, 0)).deviceIds).toEqual([1]);
     const written: { uniqueId: string; count: number }[] = [];
     await unregistered.flush(async (entries) => void written.push(...entries));
     expect(written).toMatchObject([{ uniqueId: "stranger", count: 1 }]);
+  });
+
+  it("drops a fix its device sent again under another id, in the same batch or a later one, and writes a replayed one again", async () => {
+    const again = (p: RawPosition, id: number) => ({ ...p, id, serverTime: p.serverTime + 5_000 });
+    const [a, b] = [raw(1, 1_000), raw(2, 2_000)];
+    await pipeline.handleBatch([message(a), message(again(a, 11)), message(b)]);
+    await pipeline.handleBatch([message(again(b, 12)), message(again(a, 13))]);
+    // The same fix time elsewhere is another fix, and a replay (same id) is written again, once.
+    await pipeline.handleBatch([message({ ...raw(3, 2_000), id: 14 }), message(b)]);
+    const rows = await history.query({ deviceId: 1, fromMs: 0, toMs: 1e13 });
+    expect(rows.map((r) => r.id)).toEqual([1, 2, 14]);
+    expect(pipeline.stats()).toMatchObject({ positions: 4, resent: 3 });
   });
 
   it("asks history for the predecessor of a fix older than the whole tail", async () => {

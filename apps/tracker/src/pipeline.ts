@@ -8,6 +8,7 @@ import type { DriverRfid } from "./handlers/driver-rfid.js";
 import { createFlushes, type Writers } from "./handlers/flushes.js";
 import { OwnedStates } from "./handlers/owned-states.js";
 import { previousPoint } from "./handlers/previous.js";
+import { isResent } from "./handlers/resent.js";
 import { loadStates } from "./handlers/states.js";
 import type { UnregisteredCounter } from "./handlers/unregistered.js";
 import { runHandlers, type Enriched, type PositionHandler } from "./position/context.js";
@@ -29,7 +30,8 @@ import { speed } from "./position/speed.js";
  *   resolve devices uniqueId → device, from the directory
  *   load states     the devices' live states: kept, from the live store, or restored from history
  *   for each position:
- *     filter        a position of no registered device is counted as unregistered and dropped
+ *     filter        a position of no registered device is counted as unregistered and dropped,
+ *                   and one its device sent again (the same fix under another id) is dropped
  *     previous      the device's fix just before it in time: tail, batch, or history
  *     POSITION_HANDLERS
  *   persist         history rows and live states to the shared flushes   ┐ at once; the batch
@@ -93,15 +95,15 @@ export interface Pipeline {
   handleBatch(messages: readonly DeliveredMessage[], opts?: { isolated?: boolean }): Promise<Rejected[]>;
   /** Writes what waits for a flush. */
   drain(): Promise<void>;
-  /** `restored`: live states rebuilt from history for devices the live store had none for. */
-  stats(): { positions: number; unregistered: number; invalid: number; restored: number };
+  /** `restored`: live states rebuilt from history for devices the live store had none for; `resent`: fixes a device sent again, dropped. */
+  stats(): { positions: number; unregistered: number; invalid: number; restored: number; resent: number };
 }
 
 /** A device still without a state has no fix in history nor earlier in the batch: nothing comes before its position. */
 const FIRST = { prev: undefined, known: true } as const;
 
 export function createPipeline(deps: PipelineDeps): Pipeline {
-  const counters = { positions: 0, unregistered: 0, invalid: 0, restored: 0 };
+  const counters = { positions: 0, unregistered: 0, invalid: 0, restored: 0, resent: 0 };
   const flushes = createFlushes(deps);
   const owned = new OwnedStates(deps.keptStates ?? 100_000);
 
@@ -158,6 +160,10 @@ export function createPipeline(deps: PipelineDeps): Pipeline {
         continue;
       }
       const current = states.get(device.id);
+      if (current && isResent(current.tail, raw)) {
+        counters.resent++;
+        continue;
+      }
       const found = current ? previousPoint(current.tail, lastInBatch.get(device.id), raw) : FIRST;
       // Only a replay or a late fix older than the device's whole tail gets here: rare, so one query each is fine.
       const prev = found.known ? found.prev : await deps.history.previous(device.id, raw);
