@@ -57,8 +57,9 @@ const gpx: TrackWriter = {
 
 /**
  * KML 2.2 with Google's gx:Track (a timed line Google Earth plays back). A gx:Track lists all
- * its times before all its coordinates, so each chunk of rows is a Placemark of its own,
- * starting at the chunk before's last fix so the line has no gaps.
+ * its times before all its coordinates, so each chunk of rows is a gx:Track of its own, starting
+ * at the chunk before's last fix so the line has no gaps; all of them sit in one Placemark's
+ * gx:MultiTrack, interpolated, so a viewer lists one track for the device, not one per chunk.
  */
 const kml: TrackWriter = {
   contentType: "application/vnd.google-earth.kml+xml",
@@ -68,8 +69,9 @@ const kml: TrackWriter = {
 <kml xmlns="http://www.opengis.net/kml/2.2" xmlns:gx="http://www.google.com/kml/ext/2.2">
 <Document><name>${xml(`${m.deviceName} ${m.period}`)}</name>
 <Style id="track"><LineStyle><color>ffff7f00</color><width>3</width></LineStyle></Style>
+<Placemark><name>${xml(m.deviceName)}</name><styleUrl>#track</styleUrl><gx:MultiTrack><altitudeMode>absolute</altitudeMode><gx:interpolate>1</gx:interpolate>
 `,
-  rows: (m, rows, previous) => {
+  rows: (_m, rows, previous) => {
     if (rows.length === 0) return "";
     const points = previous ? [previous, ...rows] : rows;
     let whens = "";
@@ -78,9 +80,9 @@ const kml: TrackWriter = {
       whens += `<when>${iso(r.fixTime)}</when>\n`;
       coords += `<gx:coord>${dec(r.longitude)} ${dec(r.latitude)} ${dec(r.altitude)}</gx:coord>\n`;
     }
-    return `<Placemark><name>${xml(m.deviceName)}</name><styleUrl>#track</styleUrl><gx:Track><altitudeMode>absolute</altitudeMode>\n${whens}${coords}</gx:Track></Placemark>\n`;
+    return `<gx:Track><altitudeMode>absolute</altitudeMode>\n${whens}${coords}</gx:Track>\n`;
   },
-  tail: () => "</Document>\n</kml>\n",
+  tail: () => "</gx:MultiTrack></Placemark>\n</Document>\n</kml>\n",
 };
 
 /** A CSV field (RFC 4180): quoted when it holds a comma, quote or line break; text a spreadsheet would run as a formula gets a leading `'`. */
