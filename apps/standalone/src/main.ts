@@ -13,6 +13,7 @@ import { createLive } from "@fleet/live";
 import { createMailer } from "@fleet/mail";
 import { startRules } from "@fleet/rules";
 import { startTracker } from "@fleet/tracker";
+import { catchUpLiveStates } from "./live-catch-up.js";
 
 export interface Standalone {
   url: string;
@@ -51,6 +52,8 @@ export async function startStandalone(config: StandaloneEnv, logger: Logger): Pr
   await history.migrate();
   const live = createLive({ redisUrl: config.REDIS_URL, snapshotPath: config.REDIS_URL ? undefined : path.join(dataDir, "live.json") });
   const bus = createMemoryBus();
+  const caughtUp = await catchUpLiveStates(db.db, live, history);
+  if (caughtUp > 0) logger.info({ devices: caughtUp }, "live states older than history (the last stop was not clean) rebuilt from history");
 
   const tracker = await startTracker({
     bus,

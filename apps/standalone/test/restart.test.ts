@@ -1,5 +1,5 @@
 import { execFile } from "node:child_process";
-import { rm } from "node:fs/promises";
+import { readFile, rm, writeFile } from "node:fs/promises";
 import path from "node:path";
 import { promisify } from "node:util";
 import { pino } from "pino";
@@ -76,6 +76,30 @@ describe("embedded mode across a restart, driven by the CLI", () => {
     fleet = undefined;
     const again = await start();
     expect(await again.history.count()).toBe(before + 30_000);
+  }, 120_000);
+
+  it("rebuilds from history a live state older than it, as a crash leaves live.json", async () => {
+    let f = fleet ?? (await start());
+    const deviceId = Number(/created device (\d+)/.exec(await fleetCli(f.url, "device", "add", "--name", "Van 10", "--imei", "restart-10"))![1]);
+    const t = Date.now() - 600_000;
+    const send = async (f: Standalone, latitude: number, fixTime: number) =>
+      expect(await (await fetch(`${f.url}/insert.php?${new URLSearchParams({ uniqueId: "restart-10", protocol: "osmand", latitude: String(latitude), longitude: "25.3", altitude: "1", speed: "10", course: "0", fixTime: String(fixTime) })}`)).json()).toEqual({ status: 1 });
+    const stored = async (f: Standalone, n: number) => waitFor(`${n} fixes stored`, async () => (await f.history.query({ deviceId, fromMs: 0, toMs: Date.now() })).length === n, 30_000, 100);
+    await send(f, 54.7, t);
+    await stored(f, 1);
+    await f.close();
+    const snapshot = path.join(dataDir, "live.json");
+    const older = await readFile(snapshot);
+    f = await start();
+    // 0.01° (1.11 km) north a minute later; then the snapshot of before it, as a crash between two snapshots leaves it.
+    await send(f, 54.71, t + 60_000);
+    await stored(f, 2);
+    await f.close();
+    await writeFile(snapshot, older);
+    fleet = f = await start();
+    const login = (await (await fetch(`${f.url}/api/login`, { method: "POST", headers: { "content-type": "application/json" }, body: JSON.stringify({ email: admin.FLEET_ADMIN_EMAIL, password: admin.FLEET_ADMIN_PASSWORD }) })).json()) as { user_api_hash: string };
+    const latest = (await (await fetch(`${f.url}/api/get_devices_latest?lang=en&user_api_hash=${login.user_api_hash}`)).json()) as { items: { id: number; lat: number; total_distance: string }[] };
+    expect(latest.items.find((i) => i.id === deviceId)).toMatchObject({ lat: 54.71, total_distance: "1.11" });
   }, 120_000);
 
   it("answers a CLI mistake with a message, not a stack trace", async () => {
