@@ -64,7 +64,9 @@ interface ServerTimeouts {
  */
 export function serverFactoryWith(fastPath: FastPath): FastifyServerFactory {
   return (handler, options) => {
-    const server = http.createServer((req, res) => {
+    // Device firmware's small HTTP stacks often send HTTP/1.1 without a Host header, which node
+    // answers 400 by default; Traccar takes such requests, and so does ingest.
+    const server = http.createServer({ requireHostHeader: false }, (req, res) => {
       if (!server.listening || !fastPath(req, res)) handler(req, res);
     });
     // What fastify sets on a server it makes itself (its defaults are filled in by now).

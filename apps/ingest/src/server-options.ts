@@ -17,6 +17,7 @@ export function ingestServerOptions<L extends FastifyBaseLogger>(logger: L, publ
 /** The options of any server devices and phones send to: ingest's without its insert.php fast path (the OsmAnd port's). */
 export function phoneServerOptions<L extends FastifyBaseLogger>(logger: L) {
   return {
+    serverFactory: serverFactoryWith(() => false),
     loggerInstance: logger,
     // Per-request access logs would dominate the cost of a position; errors still carry the request id.
     logController: new LogController({ disableRequestLogging: true }),

@@ -1,4 +1,4 @@
-import type { AddressInfo } from "node:net";
+import { connect, type AddressInfo } from "node:net";
 import Fastify from "fastify";
 import { afterEach, describe, expect, it } from "vitest";
 import { createMemoryBus, type BusProducer } from "@fleet/bus";
@@ -137,6 +137,23 @@ describe("GET /insert.php on the fast path", () => {
     }
     await new Promise((r) => setTimeout(r, 30));
     expect(h.received).toEqual([]);
+  });
+
+  it("takes HTTP/1.1 without a Host header, as device firmware sends it, on the fast path and through fastify", async () => {
+    h = await server();
+    const port = new URL(h.url).port;
+    const raw = (request: string) =>
+      new Promise<string>((resolve, reject) => {
+        const socket = connect(Number(port), "127.0.0.1", () => socket.write(request));
+        let answer = "";
+        socket.setEncoding("utf8").on("data", (c: string) => (answer += c)).on("end", () => resolve(answer)).on("error", reject);
+      });
+    const get = await raw(`GET /insert.php?${valid({ uniqueId: "no-host-get" })} HTTP/1.1\r\nConnection: close\r\n\r\n`);
+    expect(get).toMatch(/^HTTP\/1\.1 200 /);
+    const body = valid({ uniqueId: "no-host-post" });
+    const post = await raw(`POST /insert.php HTTP/1.1\r\nContent-Type: application/x-www-form-urlencoded\r\nContent-Length: ${body.length}\r\nConnection: close\r\n\r\n${body}`);
+    expect(post).toMatch(/^HTTP\/1\.1 200 /);
+    expect((await h.seen(2)).map((p) => p.uniqueId).sort()).toEqual(["no-host-get", "no-host-post"]);
   });
 
   it("leaves other paths and methods to fastify", async () => {
