@@ -85,6 +85,15 @@ describe("tracker pipeline on the embedded stores", () => {
     expect(pipeline.stats()).toMatchObject({ positions: 4, resent: 3 });
   });
 
+  it("drops a resent buffer older than the device's whole tail, found in history", async () => {
+    const track = Array.from({ length: 40 }, (_, i) => raw(100 + i, 10_000 + i * 1000));
+    await pipeline.handleBatch(track.map((p) => message(p)));
+    // The whole buffer again, under new ids, as a tracker that lost the answer sends it.
+    await pipeline.handleBatch(track.map((p, i) => message({ ...p, id: 1000 + i })));
+    expect((await history.query({ deviceId: 1, fromMs: 0, toMs: 1e13 })).map((r) => r.id)).toEqual(track.map((p) => p.id));
+    expect(pipeline.stats()).toMatchObject({ positions: 40, resent: 40 });
+  });
+
   it("asks history for the predecessor of a fix older than the whole tail", async () => {
     const track = Array.from({ length: 40 }, (_, i) => raw(100 + i, 10_000 + i * 1000));
     await pipeline.handleBatch(track.map((p) => message(p)));

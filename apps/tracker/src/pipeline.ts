@@ -160,13 +160,13 @@ export function createPipeline(deps: PipelineDeps): Pipeline {
         continue;
       }
       const current = states.get(device.id);
-      if (current && isResent(current.tail, raw)) {
+      const found = current ? previousPoint(current.tail, lastInBatch.get(device.id), raw) : FIRST;
+      // Only a replay, a resent buffer or a late fix older than the device's whole tail gets here: rare, so one query each is fine.
+      const prev = found.known ? found.prev : await deps.history.previous(device.id, raw);
+      if (isResent(prev, raw)) {
         counters.resent++;
         continue;
       }
-      const found = current ? previousPoint(current.tail, lastInBatch.get(device.id), raw) : FIRST;
-      // Only a replay or a late fix older than the device's whole tail gets here: rare, so one query each is fine.
-      const prev = found.known ? found.prev : await deps.history.previous(device.id, raw);
       const position = enrichPosition(raw, device, current, prev);
       lastInBatch.set(device.id, { id: raw.id, fixTime: raw.fixTime, latitude: raw.latitude, longitude: raw.longitude });
       states.set(device.id, position.state);

@@ -1,14 +1,14 @@
 import type { TailPoint } from "@fleet/contracts";
 
 /**
- * Whether `p` is a fix its device sent again: the same fix time and place as a point of the
- * device's tail, under another id. Devices resend a fix whose answer they missed, and each
- * copy was a row of its own in history, its messages and its exports (Traccar's
- * filter.duplicate drops them likewise). A replay of the same message keeps its id, so it is
- * not one: it writes its row again, as exactly-once needs. A resend older than the whole tail
- * is not caught.
+ * Whether `p` is a fix its device sent again: its predecessor in (fix time, id) order, from the
+ * tail or from history, is the same fix (time and place) under another id. Devices resend a fix
+ * whose answer they missed, or their whole buffer, and each copy was a row of its own in
+ * history, its messages and its exports (Traccar's filter.duplicate drops them likewise). A copy
+ * comes later than the fix, so under a higher id, and the fix is just before it. A replay of
+ * the same message keeps its id, so it is not one: it writes its row again, as exactly-once
+ * needs.
  */
-export function isResent(tail: readonly TailPoint[], p: TailPoint): boolean {
-  for (const t of tail) if (t.fixTime === p.fixTime && t.id !== p.id && t.latitude === p.latitude && t.longitude === p.longitude) return true;
-  return false;
+export function isResent(prev: TailPoint | undefined, p: TailPoint): boolean {
+  return prev !== undefined && prev.id !== p.id && prev.fixTime === p.fixTime && prev.latitude === p.latitude && prev.longitude === p.longitude;
 }
