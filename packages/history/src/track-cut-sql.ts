@@ -108,10 +108,10 @@ FROM (
             arrayMap((v, e) -> v > min_speed AND (NOT sensed OR e != 0), sp, eng) AS moving,
             moving[1] AS first_moving,
             -- Step k (from fix k - 1 to fix k) stands when neither end moves; when it is longer than a stop or
-            -- than GAP_MS and was crossed no faster than the device moves; or when it is longer than a stop and
-            -- lasted STOP_GAP_MS (@fleet/trips' TrackFacts.still).
-            arrayMap((a, b, m, pm, d, i) -> i > 1 AND ((NOT m AND NOT pm) OR (a - b > least({minStopMs:Int64}, ${GAP_MS}) AND d * 3600000 <= gap_speed * (a - b)) OR (a - b > {minStopMs:Int64} AND a - b >= ${STOP_GAP_MS})),
-                t, prev_t, moving, ${before("moving", "1")}, km, arrayEnumerate(t)) AS still,
+            -- than GAP_MS and was crossed no faster than the device moves or began parked with the engine off;
+            -- or when it is longer than a stop and lasted STOP_GAP_MS (@fleet/trips' TrackFacts.still).
+            arrayMap((a, b, m, pm, pe, d, i) -> i > 1 AND ((NOT m AND NOT pm) OR (a - b > least({minStopMs:Int64}, ${GAP_MS}) AND (d * 3600000 <= gap_speed * (a - b) OR (sensed AND NOT pm AND pe = 0))) OR (a - b > {minStopMs:Int64} AND a - b >= ${STOP_GAP_MS})),
+                t, prev_t, moving, ${before("moving", "1")}, ${before("eng", "1")}, km, arrayEnumerate(t)) AS still,
             arrayMap((a, b, e, pe) -> if(e != 0 AND pe != 0, a - b, 0), t, prev_t, eng, ${before("eng", "0")}) AS engine_step
         FROM (
           -- A GPS spike (a fix reached and left faster than GPS_JUMP_KMH, between steps that are not) adds

@@ -40,11 +40,13 @@ function spikyDay(deviceId: number): Case {
   return { device: { deviceId, minMovingSpeedKmh: 6, hasEngineSensor: false }, rows: b.rows };
 }
 
-/** A tracker that sends a heartbeat every 20 minutes while parked with the ignition off, drives off after 40 silent minutes, and parks 2 minutes after its last moving fix. */
+/** A tracker that sends a heartbeat every 20 minutes while parked with the ignition off, drives off after 40 silent minutes, parks 2 minutes after its last moving fix, and drives off again already 600 m away at its first fix. */
 function heartbeatDay(deviceId: number): Case {
   const parked = { speedKmh: 0, engineOn: false };
   const b = new TrackBuilder(T0 + 2 * 3_600_000, { deviceId, firstId: deviceId * 100_000 });
   b.fix().drive(600).stand(0, parked).gap(1200).fix(parked).gap(1200).fix(parked).gap(2400, 0.1).fix().drive(900).gap(120, 0.05).fix(parked).gap(1200).fix(parked);
+  // Drives off 600 m before its first fix: 7.2 km/h over the silence, but it began parked with the ignition off.
+  b.gap(300, 0.6).fix().drive(300);
   return { device: { deviceId, minMovingSpeedKmh: 6, hasEngineSensor: true }, rows: b.rows };
 }
 

@@ -139,6 +139,25 @@ describe("segmentTrack", () => {
     expect(groupsOf(rows, { minStopMs: 300_000 }).map((g) => [g.status, g.first, g.last])).toEqual(hourStops.map((g) => [g.status, g.first, g.last]));
   });
 
+  it("starts a drive at its first fix when it began parked with the ignition off, however far that fix is", () => {
+    // A heartbeat at 0-1 (ignition off), 5 silent minutes, then fix 2 driving 600 m away (7.2 km/h over the silence, above 6).
+    const parked = { speedKmh: 0, engineOn: false };
+    const rows = new TrackBuilder(T0).fix(parked).gap(300).fix(parked).gap(300, 0.6).fix().drive(300).rows;
+    expect(groupsOf(rows, { minStopMs: 3_600_000 }).map((g) => [g.status, g.first, g.last, g.s])).toEqual([
+      [start, 0, 0, 0],
+      [stop, 0, 2, 600],
+      [drive, 2, 32, 300],
+      [end, 32, 32, 0],
+    ]);
+    // Without an engine sensor nothing says it was parked: the silence crossed above the minimum speed is driven.
+    expect(groupsOf(rows, { minStopMs: 3_600_000, hasEngineSensor: false }).map((g) => [g.status, g.first, g.last])).toEqual([
+      [start, 0, 0],
+      [stop, 0, 1],
+      [drive, 1, 32],
+      [end, 32, 32],
+    ]);
+  });
+
   it("makes a stop of a spell parked with the ignition off, whatever the GPS speed says, with no engine time", () => {
     // GPS drift of 8 km/h while parked, above the 6 km/h minimum, but the ignition is off.
     const rows = new TrackBuilder(T0).fix().drive(300).stand(1200, { engineOn: false, speedKmh: 8 }).drive(300).rows;

@@ -11,10 +11,10 @@ export interface TrackFacts {
   moving: readonly boolean[];
   /**
    * Whether step k was spent standing: neither end moving; a gap with no data longer than a
-   * stop or than GAP_MS that the device crossed no faster than its minimum moving speed
-   * (parked while it slept: a tracker that reports every 5 or 20 minutes while parked starts
-   * its drive at its first moving fix, not at the last heartbeat); or a gap longer than a stop
-   * that lasted STOP_GAP_MS. A tracker that reports every two minutes while driving leaves
+   * stop or than GAP_MS that the device crossed no faster than its minimum moving speed, or
+   * that began parked with the engine off (a tracker that reports every 5 or 20 minutes while
+   * parked starts its drive at its first moving fix, not at the last heartbeat, even when that
+   * fix is already some way off); or a gap longer than a stop that lasted STOP_GAP_MS. A tracker that reports every two minutes while driving leaves
    * gaps longer than a one-minute stop, and is still driving across them.
    */
   still: readonly boolean[];
@@ -79,7 +79,9 @@ export function trackFacts(points: readonly HistoryRow[], stepKm: readonly numbe
   for (let k = 1; k < points.length; k++) {
     const gapMs = points[k]!.fixTime - points[k - 1]!.fixTime;
     const slow = stepKm[k]! * 3_600_000 <= opts.minMovingSpeedKmh * gapMs;
-    still[k] = (!moving[k - 1] && !moving[k]) || (slow && gapMs > Math.min(minStopMs, GAP_MS)) || (gapMs > minStopMs && gapMs >= STOP_GAP_MS);
+    // Parked with the engine off at the gap's start: the vehicle left at some point in it, most likely near its end.
+    const parked = opts.hasEngineSensor && !moving[k - 1] && !points[k - 1]!.engineOn;
+    still[k] = (!moving[k - 1] && !moving[k]) || ((slow || parked) && gapMs > Math.min(minStopMs, GAP_MS)) || (gapMs > minStopMs && gapMs >= STOP_GAP_MS);
   }
   return {
     points,
