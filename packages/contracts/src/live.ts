@@ -12,6 +12,14 @@ export type TailPoint = Static<typeof TailPointSchema>;
 /** How many recent points a device's live state keeps, oldest first. */
 export const TAIL_MAX = 30;
 
+/**
+ * The longest step between two fixes that counts as engine time when the engine ran at both:
+ * past an hour without data what the engine did is unknown (a tracker that lost power driving
+ * and came back driving three days later added 72 engine hours). The tracker, the restore from
+ * history and the history cuts all count by it.
+ */
+export const ENGINE_STEP_MAX_MS = 3_600_000;
+
 /** What the live store holds per device: its newest fix and a short tail of recent points. */
 export const LiveStateSchema = Type.Object({
   deviceId: Type.Integer(),

@@ -1,4 +1,4 @@
-import { TAIL_MAX, type LiveState, type TailPoint } from "@fleet/contracts";
+import { ENGINE_STEP_MAX_MS, TAIL_MAX, type LiveState, type TailPoint } from "@fleet/contracts";
 import type { HistoryDriver } from "./driver.js";
 import { toSafeNumber } from "./rows.js";
 
@@ -47,7 +47,7 @@ interface TailRecord {
 const SUMMARY = (db: string) => `
 SELECT device_id,
        sum(distance) AS odometer_km,
-       sum(if(engine_on = 1 AND prev_on = 1, fix_ms - prev_ms, 0)) AS engine_ms,
+       sum(if(engine_on = 1 AND prev_on = 1 AND fix_ms - prev_ms <= ${ENGINE_STEP_MAX_MS}, fix_ms - prev_ms, 0)) AS engine_ms,
        maxIf(fix_ms, speed >= transform(device_id, {ids:Array(UInt64)}, {speeds:Array(Float64)}, 0.)) AS moved_ms,
        min(fix_ms) AS first_ms,
        argMax(id, (fix_ms, id)) AS last_id,

@@ -6,6 +6,7 @@
  * with Float32 limits: a speed read back as its shortest decimal (as JS reads it) compares with
  * a limit the same way then, for any limit a Float32 holds (whole and half km/h).
  */
+import { ENGINE_STEP_MAX_MS } from "@fleet/contracts";
 import { GAP_MS, GPS_JUMP_KMH, STOP_GAP_MS } from "@fleet/trips";
 
 const RANGE = (db: string) => `FROM ${db}.positions FINAL
@@ -112,7 +113,7 @@ FROM (
             -- or when it is longer than a stop and lasted STOP_GAP_MS (@fleet/trips' TrackFacts.still).
             arrayMap((a, b, m, pm, pe, d, i) -> i > 1 AND ((NOT m AND NOT pm) OR (a - b > least({minStopMs:Int64}, ${GAP_MS}) AND (d * 3600000 <= gap_speed * (a - b) OR (sensed AND NOT pm AND pe = 0))) OR (a - b > {minStopMs:Int64} AND a - b >= ${STOP_GAP_MS})),
                 t, prev_t, moving, ${before("moving", "1")}, ${before("eng", "1")}, km, arrayEnumerate(t)) AS still,
-            arrayMap((a, b, e, pe) -> if(e != 0 AND pe != 0, a - b, 0), t, prev_t, eng, ${before("eng", "0")}) AS engine_step
+            arrayMap((a, b, e, pe) -> if(e != 0 AND pe != 0 AND a - b <= ${ENGINE_STEP_MAX_MS}, a - b, 0), t, prev_t, eng, ${before("eng", "0")}) AS engine_step
         FROM (
           -- A GPS spike (a fix reached and left faster than GPS_JUMP_KMH, between steps that are not) adds
           -- nothing: its step is 0 km and the step after it is measured from the fix before it (@fleet/trips'

@@ -50,10 +50,12 @@ function heartbeatDay(deviceId: number): Case {
   return { device: { deviceId, minMovingSpeedKmh: 6, hasEngineSensor: true }, rows: b.rows };
 }
 
-/** Starts standing (a short stop, but the range cut it), moves with the engine off, idles, and a higher minimum speed. */
+/** Starts standing (a short stop, but the range cut it), moves with the engine off, idles, a higher minimum speed, and two silent hours with the engine on at both ends. */
 function engineDay(deviceId: number): Case {
   const b = new TrackBuilder(T0 + 3_600_000, { deviceId, firstId: deviceId * 100_000 });
   b.fix({ speedKmh: 0 }).stand(100).drive(200, 92).drive(100, 8).drive(100, 95).stand(300, { engineOn: false }).drive(120, 30, { engineOn: false }).stand(500).drive(60);
+  // Two hours without data, the engine on at both ends: no engine time (ENGINE_STEP_MAX_MS).
+  b.gap(7200, 1).fix().drive(60);
   return { device: { deviceId, minMovingSpeedKmh: 10, hasEngineSensor: true }, rows: b.rows };
 }
 

@@ -116,6 +116,8 @@ describe("segmentTrack", () => {
     expect(groupsOf(aroundGap(600, 0.5))).toEqual(gapStop(600, 0.5));
     // An hour or more without data is a stop however far the device went (Traccar's stopGap).
     expect(groupsOf(aroundGap(3600, 60))).toEqual(gapStop(3600, 60));
+    // Past an hour, what the engine did is unknown: no engine time, though it ran at both ends.
+    expect(groupsOf(aroundGap(7200, 60))).toEqual(gapStop(7200, 60).map((g) => (g.status === stop ? { ...g, idle: 0 } : g)));
   });
 
   it("starts and ends a drive at its moving fixes when the tracker only sends a heartbeat while parked", () => {

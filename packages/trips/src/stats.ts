@@ -1,4 +1,4 @@
-import type { HistoryRow } from "@fleet/contracts";
+import { ENGINE_STEP_MAX_MS, type HistoryRow } from "@fleet/contracts";
 import { GAP_MS, STOP_GAP_MS, type GroupStats, type SegmentOptions } from "./types.js";
 
 /**
@@ -26,7 +26,7 @@ export interface TrackFacts {
   driverKey: readonly (string | null)[];
 }
 
-/** Engine ms per step: the engine-hours sensor's difference where both ends read, else the step when the engine ran at both ends (as the tracker counts engine time). */
+/** Engine ms per step: the engine-hours sensor's difference where both ends read, else the step when the engine ran at both ends and it is at most ENGINE_STEP_MAX_MS (as the tracker counts engine time). */
 function engineSteps(points: readonly HistoryRow[], hoursAt: SegmentOptions["engineHoursAt"]): number[] {
   const hours = hoursAt ? points.map(hoursAt) : undefined;
   const out = new Array<number>(points.length).fill(0);
@@ -36,7 +36,7 @@ function engineSteps(points: readonly HistoryRow[], hoursAt: SegmentOptions["eng
     const b = hours?.[k];
     // A counter that jumps more than the time passed (a reset, a wrong reading) counts the time passed at most.
     if (a !== undefined && a !== null && b !== undefined && b !== null) out[k] = Math.min(dt, Math.max(0, (b - a) * 3_600_000));
-    else if (points[k - 1]!.engineOn && points[k]!.engineOn) out[k] = dt;
+    else if (points[k - 1]!.engineOn && points[k]!.engineOn && dt <= ENGINE_STEP_MAX_MS) out[k] = dt;
   }
   return out;
 }

@@ -36,6 +36,11 @@ describe("engine time", () => {
     expect(engineAt(withIgnition, raw(25_000, { ignition: true }), { ...running, engineOn: false }, { speedKmh: 0, newest: true }).engineSeconds).toBe(100);
   });
 
+  it("adds nothing for more than an hour without data, though the engine ran at both ends", () => {
+    expect(engineAt(withIgnition, raw(10_000 + 3_600_000, { ignition: true }), running, { speedKmh: 0, newest: true }).engineSeconds).toBe(3700);
+    expect(engineAt(withIgnition, raw(10_000 + 3_600_001, { ignition: true }), running, { speedKmh: 0, newest: true }).engineSeconds).toBe(100);
+  });
+
   it("is not moved by a fix older than the latest", () => {
     expect(engineAt(withIgnition, raw(5_000, { ignition: true }), running, { speedKmh: 0, newest: false }).engineSeconds).toBe(100);
   });

@@ -1,4 +1,4 @@
-import type { LiveState, RawPosition } from "@fleet/contracts";
+import { ENGINE_STEP_MAX_MS, type LiveState, type RawPosition } from "@fleet/contracts";
 import { engineOn } from "@fleet/sensors";
 import type { DeviceInfo } from "../handlers/device-directory.js";
 import type { PositionHandler } from "./context.js";
@@ -11,13 +11,14 @@ export function engineOnAt(device: DeviceInfo, raw: RawPosition, speedKmh: numbe
 
 /**
  * Engine-on seconds after a new latest fix, counted as Traccar counts engine hours: the
- * time since the previous latest fix is added when the engine was on at both. A state
- * from before the tracker counted starts from zero.
+ * time since the previous latest fix is added when the engine was on at both, unless it is
+ * longer than ENGINE_STEP_MAX_MS. A state from before the tracker counted starts from zero.
  */
 function engineSecondsAfter(current: LiveState | undefined, on: boolean, fixTime: number): number {
   const before = current?.engineSeconds ?? 0;
-  if (!current?.engineOn || !on) return before;
-  return before + Math.max(0, fixTime - current.fixTime) / 1000;
+  const step = current ? fixTime - current.fixTime : 0;
+  if (!current?.engineOn || !on || step > ENGINE_STEP_MAX_MS) return before;
+  return before + Math.max(0, step) / 1000;
 }
 
 /**
