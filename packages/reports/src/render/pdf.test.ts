@@ -132,4 +132,12 @@ describe("renderPdf and what its font cannot draw", () => {
     const words = pageText(body, 1).split(/\s+/);
     for (const word of ["duration", "consumption", "speed", "Overspeed", "2026-11-26", "07:00:00", "28min"]) expect(words, word).toContain(word);
   });
+
+  it("draws a tab or another control character in a name as a space, not a missing glyph", async () => {
+    const doc: ReportDocument = { title: "Tabs", subtitle: [], sections: [{ heading: "Van\t7", summary: [["Plate\u0085", "AB\t123"]], tables: [{ columns: [{ title: "Name" }], rows: [["Depot\tNorth\u2028gate"]] }] }] };
+    const text = pageText((await renderPdf(doc, "portrait")).body, 1);
+    expect(text).toMatch(/Van 7/);
+    expect(text).toMatch(/AB 123/);
+    expect(text).toMatch(/Depot North gate/);
+  });
 });

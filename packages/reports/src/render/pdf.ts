@@ -1,5 +1,5 @@
 import PDFDocument from "pdfkit";
-import { REPORT_FILE_TYPES, type RenderedReport, type ReportDocument, type ReportSection } from "../document.js";
+import { REPORT_FILE_TYPES, type Cell, type RenderedReport, type ReportDocument, type ReportSection } from "../document.js";
 import { summaryText } from "./cells.js";
 import { BOLD, REGULAR, registerReportFonts } from "./pdf-fonts.js";
 import { FOOTER_ROOM, GREY, MARGIN, RULE, contentWidth, ensureSpace } from "./pdf-layout.js";
@@ -16,7 +16,33 @@ export type PdfOrientation = "portrait" | "landscape";
 /** Keep a section's heading with at least this much of what follows it. */
 const KEEP_WITH_HEADING = 60;
 
-export async function renderPdf(doc: ReportDocument, orientation: PdfOrientation): Promise<RenderedReport> {
+// eslint-disable-next-line no-control-regex -- replacing control characters is the point
+const CONTROLS = /[\u0000-\u0009\u000b-\u001f\u007f-\u009f\u2028\u2029]/g;
+/** Text as the PDF draws it: a tab or another control character, which the font draws as a missing-glyph box, is a space; line breaks stay. */
+const printable = (text: string) => text.replace(CONTROLS, " ");
+const printableCell = (cell: Cell): Cell => (typeof cell === "string" ? printable(cell) : cell);
+
+/** The document with every text printable (a tab in a device's name showed as a box). */
+function printableDocument(doc: ReportDocument): ReportDocument {
+  return {
+    title: printable(doc.title),
+    subtitle: doc.subtitle.map(printable),
+    sections: doc.sections.map((section) => ({
+      heading: printable(section.heading),
+      ...(section.summary ? { summary: section.summary.map(([label, value]) => [printable(label), printableCell(value)] as const) } : {}),
+      tables: section.tables.map((table) => ({
+        ...table,
+        columns: table.columns.map((column) => ({ ...column, title: printable(column.title) })),
+        rows: table.rows.map((row) => row.map(printableCell)),
+        ...(table.footer ? { footer: table.footer.map(printableCell) } : {}),
+        ...(table.empty !== undefined ? { empty: printable(table.empty) } : {}),
+      })),
+    })),
+  };
+}
+
+export async function renderPdf(shown: ReportDocument, orientation: PdfOrientation): Promise<RenderedReport> {
+  const doc = printableDocument(shown);
   const pdf = new PDFDocument({
     size: "A4",
     layout: orientation,
