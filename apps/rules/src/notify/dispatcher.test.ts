@@ -1,6 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { createDevice, createUser, listEventNotifications, openDb, recordEvents, type DbHandle, type NotificationRow } from "@fleet/db";
-import { tempPglite } from "@fleet/testkit";
+import { createAlert, createDevice, createUser, destroyAlert, listEventNotifications, openDb, recordEvents, type DbHandle, type NotificationRow } from "@fleet/db";
+import { tempPglite, waitFor } from "@fleet/testkit";
+import { alertValues } from "../../test/fixture.js";
 import { startDispatcher } from "./dispatcher.js";
 
 const DAY = 86_400_000;
@@ -23,7 +24,8 @@ describe("the notification dispatcher's retention", () => {
     const db = handle.db;
     const user = await createUser(db, { email: "retention@test.local", password: "secret-1" });
     const device = await createDevice(db, user.id, { name: "Van", imei: "retention-imei" });
-    const event = (key: string) => ({ userId: user.id, deviceId: device.id, type: "sos" as const, message: "SOS", time: new Date(), latitude: 54.7, longitude: 25.3, dedupeKey: key });
+    const alertId = await createAlert(db, user.id, alertValues({ type: "sos", devices: [device.id] }));
+    const event = (key: string) => ({ userId: user.id, deviceId: device.id, alertId, type: "sos" as const, message: "SOS", time: new Date(), latitude: 54.7, longitude: 25.3, dedupeKey: key });
     const [delivered, stuck] = await recordEvents(db, [event("delivered"), event("stuck")], () => [{ channel: "webhook", payload: { url: "https://hooks.example.com/x" } }]);
     const sent: number[] = [];
     let clock = Date.now();
@@ -53,6 +55,45 @@ describe("the notification dispatcher's retention", () => {
       const left = await listEventNotifications(db, [delivered!.id, stuck!.id]);
       expect(left.map((n) => [n.eventId, n.status])).toEqual([[stuck!.id, "pending"]]);
     } finally {
+      await dispatcher.close();
+    }
+  });
+
+  it("delivers each notification on its own: a slow one holds back no other, and one of a deleted alert is not sent", async () => {
+    const db = handle.db;
+    const user = await createUser(db, { email: "in-flight@test.local", password: "secret-1" });
+    const device = await createDevice(db, user.id, { name: "Van", imei: "in-flight-imei" });
+    const alertOf = async () => createAlert(db, user.id, alertValues({ type: "sos", devices: [device.id] }));
+    const [slowAlert, fastAlert, deletedAlert] = [await alertOf(), await alertOf(), await alertOf()];
+    const event = (key: string, alertId: number) => ({ userId: user.id, deviceId: device.id, alertId, type: "sos" as const, message: "SOS", time: new Date(), latitude: 54.7, longitude: 25.3, dedupeKey: key });
+    const hook = () => [{ channel: "webhook" as const, payload: { url: "https://hooks.example.com/x" } }];
+    const [slow] = await recordEvents(db, [event("slow", slowAlert)], hook);
+    const sent: number[] = [];
+    let release = () => undefined as void;
+    const slowAnswer = new Promise<void>((resolve) => (release = resolve));
+    const dispatcher = startDispatcher({
+      db,
+      channels: {
+        webhook: async (row: NotificationRow) => {
+          if (row.eventId === slow!.id) await slowAnswer;
+          sent.push(row.eventId);
+        },
+      },
+      logger: quiet,
+      everyMs: 20,
+    });
+    try {
+      await waitFor("the slow one under way", async () => (await listEventNotifications(db, [slow!.id]))[0]!.attempts === 1, 5000, 10);
+      const [fast, orphan] = await recordEvents(db, [event("fast", fastAlert), event("orphan", deletedAlert)], hook);
+      expect(await destroyAlert(db, user.id, deletedAlert)).toBe(true);
+      await waitFor("the fast one delivered", async () => sent.includes(fast!.id), 5000, 10);
+      await waitFor("the deleted alert's one given up", async () => (await listEventNotifications(db, [orphan!.id]))[0]!.status === "failed", 5000, 10);
+      expect(sent).toEqual([fast!.id]);
+      expect((await listEventNotifications(db, [orphan!.id]))[0]!.lastError).toBe("the alert was deleted");
+      release();
+      await waitFor("the slow one delivered", async () => sent.includes(slow!.id), 5000, 10);
+    } finally {
+      release();
       await dispatcher.close();
     }
   });

@@ -1,4 +1,4 @@
-import { claimDueNotifications, finishNotification, pruneNotifications, type Db, type NotificationRow } from "@fleet/db";
+import { claimDueNotifications, eventsOfDeletedAlerts, finishNotification, pruneNotifications, type Db, type NotificationRow } from "@fleet/db";
 import { PermanentDeliveryError, webhookHost, type Channel } from "./channels.js";
 import type { NotificationChannel } from "@fleet/db";
 
@@ -8,8 +8,10 @@ export interface DispatcherOptions {
   logger: { info(obj: object, msg?: string): void; warn(obj: object, msg?: string): void };
   /** How often due notifications are looked for. Default 1 s. */
   everyMs?: number;
-  /** Notifications taken at once (delivered concurrently). Default 20. */
+  /** Notifications taken at once. Default 20. */
   batch?: number;
+  /** Most deliveries under way at once; a slow one holds its place, not the others'. Default 100. */
+  maxInFlight?: number;
   /** How long a taken notification is held before another dispatcher may take it. Default 60 s. */
   leaseMs?: number;
   /** How long a notification is tried before it fails for good. Default 1 h. */
@@ -49,11 +51,12 @@ function logged(row: NotificationRow) {
 export function startDispatcher(opts: DispatcherOptions): Dispatcher {
   const now = opts.now ?? Date.now;
   const giveUpAfterMs = opts.giveUpAfterMs ?? 60 * 60_000;
-  let running: Promise<number> | undefined;
+  let running: Promise<Promise<void>[]> | undefined;
 
-  async function deliver(row: NotificationRow): Promise<void> {
+  async function deliver(row: NotificationRow, alertGone: boolean): Promise<void> {
     const channel = opts.channels[row.channel];
     try {
+      if (alertGone) throw new PermanentDeliveryError("the alert was deleted");
       if (!channel) throw new PermanentDeliveryError(`no ${row.channel} channel here`);
       await channel(row);
       await finishNotification(opts.db, row.id, { status: "sent" });
@@ -72,15 +75,37 @@ export function startDispatcher(opts: DispatcherOptions): Dispatcher {
     }
   }
 
-  async function tickOnce(): Promise<number> {
-    const rows = await claimDueNotifications(opts.db, { limit: opts.batch ?? 20, leaseMs: opts.leaseMs ?? 60_000, now: new Date(now()) });
-    await Promise.all(rows.map((r) => deliver(r)));
-    return rows.length;
+  /*
+   * Deliveries run on their own: a webhook that answers after its 10 s, or a mail server that
+   * never greets, holds its own place only, and the next round takes what fell due meanwhile
+   * (a probe's webhook waited up to 10 s behind another user's slow one). The lease keeps a
+   * delivery under way from being taken again.
+   */
+  const inFlight = new Set<Promise<void>>();
+  const maxInFlight = opts.maxInFlight ?? 100;
+
+  /** Takes what is due, as much as there is room for, and starts delivering it; resolves with the deliveries. */
+  async function takeDue(): Promise<Promise<void>[]> {
+    const room = Math.min(opts.batch ?? 20, maxInFlight - inFlight.size);
+    if (room <= 0) return [];
+    const rows = await claimDueNotifications(opts.db, { limit: room, leaseMs: opts.leaseMs ?? 60_000, now: new Date(now()) });
+    const gone = await eventsOfDeletedAlerts(opts.db, [...new Set(rows.map((r) => r.eventId))]);
+    return rows.map((r) => {
+      const delivery: Promise<void> = deliver(r, gone.has(r.eventId)).finally(() => inFlight.delete(delivery));
+      inFlight.add(delivery);
+      return delivery;
+    });
   }
 
-  const tick = () => (running ??= tickOnce().finally(() => (running = undefined)));
+  const take = () => (running ??= takeDue().finally(() => (running = undefined)));
+  /** What the timer does, waiting for the deliveries it started: for tests and the service's dispatch(). */
+  const tick = async () => {
+    const started = await take();
+    await Promise.all(started);
+    return started.length;
+  };
   const timer = setInterval(() => {
-    tick().catch((err: unknown) => opts.logger.warn({ err }, "could not take due notifications; trying again"));
+    take().catch((err: unknown) => opts.logger.warn({ err }, "could not take due notifications; trying again"));
   }, opts.everyMs ?? 1000);
   timer.unref();
 
@@ -111,6 +136,7 @@ export function startDispatcher(opts: DispatcherOptions): Dispatcher {
       clearInterval(timer);
       clearInterval(pruneTimer);
       await Promise.all([running?.catch(() => undefined), pruning?.catch(() => undefined)]);
+      await Promise.all(inFlight);
     },
   };
 }

@@ -1,4 +1,4 @@
-import { and, eq, inArray, lt, lte, sql } from "drizzle-orm";
+import { and, eq, inArray, isNull, lt, lte, sql } from "drizzle-orm";
 import type { Queryable, Tx } from "../client.js";
 import { events, type EventRow } from "../schema/events.js";
 import { notifications, type NotificationChannel, type NotificationRow } from "../schema/notifications.js";
@@ -86,6 +86,16 @@ export async function claimDueNotifications(db: Queryable, opts: { limit: number
     .set({ nextAt: new Date(now.getTime() + opts.leaseMs), attempts: sql`${notifications.attempts} + 1`, updatedAt: now })
     .where(inArray(notifications.id, due))
     .returning();
+}
+
+/**
+ * Of these events, the ones whose alert is gone (deleted: the event keeps no alert): their
+ * notifications are not sent, nor tried again, as an operator deleting a noisy alert expects.
+ */
+export async function eventsOfDeletedAlerts(db: Queryable, eventIds: readonly number[]): Promise<Set<number>> {
+  if (eventIds.length === 0) return new Set();
+  const rows = await db.select({ id: events.id }).from(events).where(and(inArray(events.id, [...eventIds]), isNull(events.alertId)));
+  return new Set(rows.map((r) => r.id));
 }
 
 /** How an attempt ended: delivered, failed for good, or due again at `retryAt`. */
