@@ -2,6 +2,7 @@ import type { AddressInfo } from "node:net";
 import { connect } from "node:net";
 import { describe, expect, it } from "vitest";
 import { AddDeviceResponseSchema, LoginResponseSchema, SupportedLangs, UserDataSchema } from "@fleet/contracts";
+import { findUserById } from "@fleet/db";
 import { ensureAdmin } from "../src/index.js";
 import { ADMIN, describeApi, deviceFields, failure, invalid, ok, wrongCredentials, type BodyEncoding } from "./fixture.js";
 
@@ -31,6 +32,21 @@ describeApi("auth", (h) => {
       // Nor as a user who may not sign in.
       expect((await h.post("/admin/client/status", { user: h.admin, body: { id: user.id, status: false } })).status).toBe(200);
       expect(Object.keys(invalid(await h.post("/login", { body: { email: ADMIN.email, password: ADMIN.password, as: user.email } })))).toEqual(["as"]);
+    });
+
+    it("makes the language the user signs in with the account's, for its alert messages and mail", async () => {
+      const user = await h.newUser();
+      const langOf = async () => (await findUserById(h.db, user.id))!.lang;
+      expect(await langOf()).toBe("en");
+      ok(await h.post("/login", { lang: "lt", body: { email: user.email, password: user.password } }), LoginResponseSchema);
+      expect(await langOf()).toBe("lt");
+      // A language the API does not speak, none, or a refused sign-in leaves it.
+      ok(await h.post("/login", { lang: "xx", body: { email: user.email, password: user.password } }), LoginResponseSchema);
+      ok(await h.post("/login", { lang: null, body: { email: user.email, password: user.password } }), LoginResponseSchema);
+      wrongCredentials(await h.post("/login", { lang: "de", body: { email: user.email, password: "not-the-password" } }));
+      expect(await langOf()).toBe("lt");
+      ok(await h.post("/login", { lang: null, as: "form", body: { email: user.email, password: user.password, lang: "de" } }), LoginResponseSchema);
+      expect(await langOf()).toBe("de");
     });
 
     it("compares emails case-insensitively", async () => {

@@ -9,10 +9,17 @@ import { UserGroup, findUserByEmail, isUserUsable, verifyLogin, type Db, type Us
 
 const DAY_MS = 86_400_000;
 
-/** The api hash for these credentials; a wrong password, an unknown email and an unusable account alike are refused. */
-export async function login(db: Db, body: LoginBody, log?: { info(obj: object, msg: string): void }) {
-  const user = await verifyLogin(db, body.email, body.password);
+/**
+ * The api hash for these credentials; a wrong password, an unknown email and an unusable
+ * account alike are refused. `lang`, the request's language when it is one of the API's,
+ * becomes the account's: alert messages and mails speak the language of the app the user last
+ * signed in from (nothing else sets it). `relearn` is told when it changed, for the rules.
+ */
+export async function login(db: Db, body: LoginBody, opts: { lang?: string; log?: { info(obj: object, msg: string): void }; relearn?(userId: number): Promise<void> } = {}) {
+  const before = opts.lang === undefined ? undefined : await findUserByEmail(db, body.email);
+  const user = await verifyLogin(db, body.email, body.password, opts.lang);
   if (!user) throw new WrongCredentialsError();
+  if (before && before.lang !== user.lang) await opts.relearn?.(user.id);
   const as = body.as?.trim();
   // Signing in as another user (the vendor's `as`) is an administrator's support tool; anyone
   // else's `as` is ignored, as vendor forms may send one, and they sign in as themselves.
@@ -20,7 +27,7 @@ export async function login(db: Db, body: LoginBody, log?: { info(obj: object, m
   const other = await findUserByEmail(db, as);
   if (!other || !isUserUsable(other)) throw new InvalidInputError({ as: "No user who may sign in has this email." });
   // Ids only: who acted as whom is worth an audit line, and neither is a secret.
-  log?.info({ administratorId: user.id, userId: other.id }, "administrator signed in as another user");
+  opts.log?.info({ administratorId: user.id, userId: other.id }, "administrator signed in as another user");
   return { status: 1 as const, user_api_hash: other.apiHash };
 }
 

@@ -76,14 +76,19 @@ let dummyHash: Promise<string> | undefined;
  * The user for these credentials, or null when the email is unknown, the password wrong,
  * or the account inactive or expired. On success records the login time (`loged_at`).
  */
-export async function verifyLogin(db: Queryable, email: string, password: string): Promise<User | null> {
+/** The user these credentials sign in, stamped as signed in now and, with `lang`, speaking it; null when refused. */
+export async function verifyLogin(db: Queryable, email: string, password: string, lang?: string): Promise<User | null> {
   const user = await findUserByEmail(db, email);
   if (!user) {
     await verifyPassword(password, await (dummyHash ??= hashPassword("no such user")));
     return null;
   }
   if (!(await verifyPassword(password, user.passwordHash)) || !isUserUsable(user)) return null;
-  const [updated] = await db.update(users).set({ logedAt: new Date() }).where(eq(users.id, user.id)).returning();
+  const [updated] = await db
+    .update(users)
+    .set({ logedAt: new Date(), ...(lang !== undefined ? { lang } : {}) })
+    .where(eq(users.id, user.id))
+    .returning();
   announceUsersChanged(db, [user.id]);
   return updated ?? null;
 }
