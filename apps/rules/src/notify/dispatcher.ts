@@ -91,7 +91,11 @@ export function startDispatcher(opts: DispatcherOptions): Dispatcher {
     const rows = await claimDueNotifications(opts.db, { limit: room, leaseMs: opts.leaseMs ?? 60_000, now: new Date(now()) });
     const gone = await eventsOfDeletedAlerts(opts.db, [...new Set(rows.map((r) => r.eventId))]);
     return rows.map((r) => {
-      const delivery: Promise<void> = deliver(r, gone.has(r.eventId)).finally(() => inFlight.delete(delivery));
+      // Nobody awaits a delivery the timer started: a store that failed while recording its outcome is
+      // logged here (the lease runs out and it is taken again), never left an unhandled rejection.
+      const delivery: Promise<void> = deliver(r, gone.has(r.eventId))
+        .catch((err: unknown) => opts.logger.warn({ err, notificationId: r.id }, "could not record a notification's outcome; it will be taken again"))
+        .finally(() => inFlight.delete(delivery));
       inFlight.add(delivery);
       return delivery;
     });
