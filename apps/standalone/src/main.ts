@@ -52,8 +52,11 @@ export async function startStandalone(config: StandaloneEnv, logger: Logger): Pr
   await history.migrate();
   const live = createLive({ redisUrl: config.REDIS_URL, snapshotPath: config.REDIS_URL ? undefined : path.join(dataDir, "live.json") });
   const bus = createMemoryBus();
-  const caughtUp = await catchUpLiveStates(db.db, live, history);
-  if (caughtUp > 0) logger.info({ devices: caughtUp }, "live states older than history (the last stop was not clean) rebuilt from history");
+  // A stale state is better than no server: a failure here is logged and the start goes on.
+  await catchUpLiveStates(db.db, live, history).then(
+    (caughtUp) => caughtUp > 0 && logger.info({ devices: caughtUp }, "live states older than history (the last stop was not clean) rebuilt from history"),
+    (err: unknown) => logger.warn({ err }, "could not compare the live states with history; they are used as they were saved"),
+  );
 
   const tracker = await startTracker({
     bus,
