@@ -35,6 +35,13 @@ describe("fuel_change", () => {
     expect(runTrack(deviceRules([theft(10)], { fuelSensor: fuelTank() }), positions).events.map((e) => e.message)).toEqual(["Fuel dropped: 20 l"]);
   });
 
+  it("takes fuel burnt idling for hours at a stop for fuel burnt, not a theft", () => {
+    const idling = track(14, 600_000, (i) => ({ engineOn: true, attributes: { fuel: 80 - i * 0.4 } }));
+    expect(runTrack(deviceRules([theft(5)], { fuelSensor: fuelTank() }), idling).events).toEqual([]);
+    const parked = track(14, 600_000, (i) => ({ attributes: { fuel: 80 - i * 0.4 } }));
+    expect(runTrack(deviceRules([theft(5)], { fuelSensor: fuelTank() }), parked).events).toHaveLength(1);
+  });
+
   it("reports fuel siphoned after a fill in the same stop, and a fill after a siphoning, by how far the level moved", () => {
     const stop = (levels: number[]) => track(levels.length, 60_000, (i) => ({ attributes: { fuel: levels[i]! } }));
     const fillThenSiphon = stop([50, 50, 80, 80, 55, 55]);

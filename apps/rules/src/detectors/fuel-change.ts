@@ -55,7 +55,7 @@ export const fuelChange: Detector<FuelMemory> = ({ position, alert, device, owne
   const threshold = sensor && thresholdFor(alert, sensor);
   const level = fuelLevel();
   if (threshold === undefined || level === null) return UNCHANGED;
-  const standing = !position.moving;
+  const standing = !position.moving && !position.engineOn;
   if (previous === undefined) return quiet({ standingFrom: standing ? level : null });
   const from = standing ? (previous.standingFrom ?? previousFuel ?? level) : (previousFuel ?? level);
   const change = level - from;

@@ -12,7 +12,7 @@ const withLevels = (rows: HistoryRow[], levels: (number | null)[]) => withAttrib
  * stays; the engine burns 0.1 l a fix on the road.
  */
 const filler = (device = {}) =>
-  deviceTrack(1, "Truck 1", withLevels(new TrackBuilder(T0).fix().drive(30).stand(60).drive(30).rows, [50, 49.9, 49.8, 49.7, 49.7, 49.7, 55, 62, 70, 69.8, 69.8, 69.7, 69.6, 69.5]), { fuel: true, device });
+  deviceTrack(1, "Truck 1", withLevels(new TrackBuilder(T0).fix().drive(30).stand(60, { engineOn: false }).drive(30).rows, [50, 49.9, 49.8, 49.7, 49.7, 49.7, 55, 62, 70, 69.8, 69.8, 69.7, 69.6, 69.5]), { fuel: true, device });
 
 /**
  * Driving 08:00:00–08:01:40 (fixes 0–10) burning 1.5 l a fix, 15 l in all; standing
@@ -23,7 +23,7 @@ const siphoned = () =>
   deviceTrack(
     2,
     "Van 2",
-    withLevels(new TrackBuilder(T0).fix().drive(100).stand(40).drive(20).rows, [80, 78.5, 77, 75.5, 74, 72.5, 71, 69.5, 68, 66.5, 65, 65, 60, null, 52, 50, 49.9, 38]),
+    withLevels(new TrackBuilder(T0).fix().drive(100).stand(40, { engineOn: false }).drive(20).rows, [80, 78.5, 77, 75.5, 74, 72.5, 71, 69.5, 68, 66.5, 65, 65, 60, null, 52, 50, 49.9, 38]),
     { fuel: true, device: { minFuelThefts: 10 } },
   );
 
@@ -58,9 +58,16 @@ describe("fuel fillings (type 11)", () => {
 });
 
 describe("fuel thefts (type 12)", () => {
+  it("takes fuel burnt idling at a stop for fuel burnt, not a theft, as the fuel_change alert does", () => {
+    // Two hours idling with the engine on, 2 l each 10 minutes: 26 l in all, each step under the 10 l minimum.
+    const idling = withLevels(new TrackBuilder(T0, { everyS: 600 }).fix({ speedKmh: 0 }).stand(7200).rows, Array.from({ length: 14 }, (_, i) => 80 - i * 2));
+    const [section] = fuelThefts(heading("Fuel thefts"), [deviceTrack(4, "Reefer 4", idling, { fuel: true, device: { minFuelThefts: 10 } })], ctx()).sections;
+    expect(section!.tables[0]!.rows).toEqual([]);
+  });
+
   it("measures a theft in a stop from the stop's own level, not from the last reading on the move", () => {
     // Driving (fixes 0-3) down to 91.1 l, parked from fix 4 at 91 l, then 20 l gone at fix 9.
-    const rows = withLevels(new TrackBuilder(T0).fix().drive(30).stand(60).rows, [91.4, 91.3, 91.2, 91.1, 91, 91, 91, 91, 91, 71, 71]);
+    const rows = withLevels(new TrackBuilder(T0).fix().drive(30).stand(60, { engineOn: false }).rows, [91.4, 91.3, 91.2, 91.1, 91, 91, 91, 91, 91, 71, 71]);
     const [section] = fuelThefts(heading("Fuel thefts"), [deviceTrack(3, "Van 3", rows, { fuel: true, device: { minFuelThefts: 10 } })], ctx()).sections;
     expect(section!.tables[0]!.rows.map((row) => rounded(row.slice(2)))).toEqual([[91, 71, 20]]);
   });
@@ -89,7 +96,7 @@ describe("fuel thefts (type 12)", () => {
 });
 
 describe("fuelChanges", () => {
-  const track = (levels: number[]) => deviceTrack(1, "Truck 1", withLevels(new TrackBuilder(T0).fix({ speedKmh: 0 }).stand(10 * (levels.length - 2)).rows, levels), { fuel: true }).track;
+  const track = (levels: number[]) => deviceTrack(1, "Truck 1", withLevels(new TrackBuilder(T0).fix({ speedKmh: 0, engineOn: false }).stand(10 * (levels.length - 2), { engineOn: false }).rows, levels), { fuel: true }).track;
   const level = numberAttribute("fuel");
 
   it("starts again from where the last change stopped, so a second filling in the same stop counts on its own", () => {

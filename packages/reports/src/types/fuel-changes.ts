@@ -33,7 +33,8 @@ export interface FuelChange {
  */
 export function fuelChanges(track: Segmentation, levelAt: (row: HistoryRow) => number | null, direction: 1 | -1, threshold: number): FuelChange[] {
   const readings = readingsOf(track.points, levelAt);
-  const standing = (r: number) => !track.moving[readings[r]!.index];
+  // Idling is as on the move (as the alert): an engine running at a stop burns fuel, which is not a theft.
+  const standing = (r: number) => !track.moving[readings[r]!.index] && !track.points[readings[r]!.index]!.engineOn;
   const out: FuelChange[] = [];
   let previous: number | null = null;
   /** While standing: the level the stop's readings are compared with. */
