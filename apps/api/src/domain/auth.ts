@@ -1,6 +1,6 @@
 import { InvalidInputError, WrongCredentialsError, type LoginBody, type UserData } from "@fleet/contracts";
 import { clockOf } from "../lib/clock.js";
-import { UserGroup, findUserByEmail, isUserUsable, verifyLogin, type Db, type User } from "@fleet/db";
+import { UserGroup, findUserByEmail, isUserUsable, setUserLang, verifyLogin, type Db, type User } from "@fleet/db";
 
 /*
  * Signing in (email and password for the user_api_hash every other request carries) and
@@ -16,10 +16,10 @@ const DAY_MS = 86_400_000;
  * signed in from (nothing else sets it). `relearn` is told when it changed, for the rules.
  */
 export async function login(db: Db, body: LoginBody, opts: { lang?: string; log?: { info(obj: object, msg: string): void }; relearn?(userId: number): Promise<void> } = {}) {
-  const before = opts.lang === undefined ? undefined : await findUserByEmail(db, body.email);
-  const user = await verifyLogin(db, body.email, body.password, opts.lang);
+  const user = await verifyLogin(db, body.email, body.password);
   if (!user) throw new WrongCredentialsError();
-  if (before && before.lang !== user.lang) await opts.relearn?.(user.id);
+  // One more write only when the language is another than the account's.
+  if (opts.lang !== undefined && opts.lang !== user.lang && (await setUserLang(db, user.id, opts.lang))) await opts.relearn?.(user.id);
   const as = body.as?.trim();
   // Signing in as another user (the vendor's `as`) is an administrator's support tool; anyone
   // else's `as` is ignored, as vendor forms may send one, and they sign in as themselves.

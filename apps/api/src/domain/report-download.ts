@@ -35,9 +35,13 @@ const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
 export async function downloadReport(deps: DownloadDeps, token: string, apiHash: string | undefined, now = () => Date.now()): Promise<Download> {
   const asker = apiHash === undefined ? undefined : ((await deps.userByHash(apiHash)) ?? null);
   const until = now() + deps.waitMs;
+  let ownerChecked = false;
   for (;;) {
     const file = await findReportFile(deps.db, token);
-    if (!file || (asker !== undefined && asker?.id !== file.userId) || !(await ownerUsable(deps.db, file.userId))) throw new NotFoundError(WHAT);
+    if (!file || (asker !== undefined && asker?.id !== file.userId)) throw new NotFoundError(WHAT);
+    // Once, not at every look while the file is being made.
+    if (!ownerChecked && !(await ownerUsable(deps.db, file.userId))) throw new NotFoundError(WHAT);
+    ownerChecked = true;
     if (file.status === "ready" && file.body) return { fileName: file.fileName, contentType: file.contentType, body: file.body };
     if (file.status === "failed" || now() - file.createdAt.getTime() > LOST_AFTER_MS) throw new FailureError(500, `${file.error ?? "The report could not be made."} Generate it again.`);
     if (now() >= until) throw new FailureError(202, "The report is not ready yet. Try the link again in a moment.");

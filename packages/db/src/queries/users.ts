@@ -1,5 +1,5 @@
 import { randomBytes } from "node:crypto";
-import { asc, eq } from "drizzle-orm";
+import { and, asc, eq, ne } from "drizzle-orm";
 import type { Db, Queryable, Tx } from "../client.js";
 import { announceChanged, devicesSeenBy } from "../device-changes.js";
 import { RefusedError, uniqueViolation } from "../errors.js";
@@ -76,21 +76,24 @@ let dummyHash: Promise<string> | undefined;
  * The user for these credentials, or null when the email is unknown, the password wrong,
  * or the account inactive or expired. On success records the login time (`loged_at`).
  */
-/** The user these credentials sign in, stamped as signed in now and, with `lang`, speaking it; null when refused. */
-export async function verifyLogin(db: Queryable, email: string, password: string, lang?: string): Promise<User | null> {
+/** The user these credentials sign in, stamped as signed in now; null when refused. */
+export async function verifyLogin(db: Queryable, email: string, password: string): Promise<User | null> {
   const user = await findUserByEmail(db, email);
   if (!user) {
     await verifyPassword(password, await (dummyHash ??= hashPassword("no such user")));
     return null;
   }
   if (!(await verifyPassword(password, user.passwordHash)) || !isUserUsable(user)) return null;
-  const [updated] = await db
-    .update(users)
-    .set({ logedAt: new Date(), ...(lang !== undefined ? { lang } : {}) })
-    .where(eq(users.id, user.id))
-    .returning();
+  const [updated] = await db.update(users).set({ logedAt: new Date() }).where(eq(users.id, user.id)).returning();
   announceUsersChanged(db, [user.id]);
   return updated ?? null;
+}
+
+/** Makes `lang` the user's language; whether it changed (the user spoke another before). */
+export async function setUserLang(db: Queryable, userId: number, lang: string): Promise<boolean> {
+  const changed = await db.update(users).set({ lang }).where(and(eq(users.id, userId), ne(users.lang, lang))).returning({ id: users.id });
+  if (changed.length > 0) announceUsersChanged(db, [userId]);
+  return changed.length > 0;
 }
 
 /**
