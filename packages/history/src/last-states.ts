@@ -81,6 +81,25 @@ WHERE device_id IN {ids:Array(UInt64)}
 ORDER BY device_id, fix_time DESC, id DESC
 LIMIT ${TAIL_MAX} BY device_id`;
 
+const LATEST = (db: string) => `
+SELECT device_id, toUnixTimestamp64Milli(max(fix_time)) AS fix_ms
+FROM ${db}.positions
+WHERE device_id IN {ids:Array(UInt64)}
+GROUP BY device_id`;
+
+/**
+ * Each device's latest stored fix time (epoch ms); devices without a fix are absent. Reads
+ * two sort-key columns without FINAL: a replayed row has its original's time, so collapsing
+ * replays cannot change a maximum, and lightweight-deleted rows are masked from every read.
+ */
+export async function latestFixTimes(driver: HistoryDriver, db: string, deviceIds: readonly number[]): Promise<Map<number, number>> {
+  const out = new Map<number, number>();
+  if (deviceIds.length === 0) return out;
+  const records = await driver.select<{ device_id: string | number; fix_ms: string | number }>(LATEST(db), { ids: [...deviceIds] });
+  for (const r of records) out.set(toSafeNumber(r.device_id), toSafeNumber(r.fix_ms));
+  return out;
+}
+
 /**
  * The live state each device would have if the tracker had kept it: for a live store that
  * lost it (flushed, replaced, its snapshot gone). Devices with no stored position are absent.

@@ -59,6 +59,11 @@ export interface HistoryStore {
    * it. Devices with no stored position are absent. Reads the devices' whole history.
    */
   lastStates(devices: readonly RestoreDevice[]): Promise<Map<number, LiveState>>;
+  /**
+   * Each device's latest stored fix time (epoch ms), devices without one absent. Reads two
+   * sort-key columns: what tells whether a device's lastStates (its whole history) is needed.
+   */
+  latestFixTimes(deviceIds: readonly number[]): Promise<Map<number, number>>;
   /** Rows per minute of a range, each row once, for the non-empty minutes in time order: the pager's index. */
   minuteCounts(range: PositionRange): Promise<MinuteCount[]>;
   /** Rows stored in a range before replays collapse: cheap, and changes with every insert, delete and merge there. */

@@ -1,7 +1,7 @@
 import type { HistoryRow } from "@fleet/contracts";
 import type { HistoryDriver } from "./driver.js";
 import { checkEpochMs, checkUint, positionFilter } from "./filter.js";
-import { lastStates } from "./last-states.js";
+import { lastStates, latestFixTimes } from "./last-states.js";
 import { migrations as allMigrations, type Migration } from "./migrations.js";
 import { minuteCounts, storedCount } from "./pages.js";
 import type { HistoryQuery, HistoryStore } from "./port.js";
@@ -116,6 +116,7 @@ export function historyStoreOver(driver: HistoryDriver, db: string): HistoryStor
     count: (filter) => countPositions(driver, db, filter),
     previous: (deviceId, before) => previousPosition(driver, db, deviceId, before),
     lastStates: (devices) => lastStates(driver, db, devices),
+    latestFixTimes: (deviceIds) => latestFixTimes(driver, db, deviceIds),
     minuteCounts: (range) => minuteCounts(driver, db, range),
     storedCount: (range) => storedCount(driver, db, range),
     deletePositions: (deviceIds, ids) => deletePositions(driver, db, deviceIds, ids),

@@ -279,6 +279,20 @@ export function historyContract(name: string, makeHarness: () => Promise<History
       expect(await store.lastStates([])).toEqual(new Map());
     });
 
+    it("gives each device's latest fix time, a replay or a deleted fix changing nothing", async () => {
+      await store.insert([...rows(1, 0, 5), ...rows(2, 100, 3)]);
+      const replay = rows(1, 0, 5)[4]!;
+      await store.insert([replay]);
+      await store.insert([row({ id: 900, deviceId: 2, fixTime: T0 + 999_000 })]);
+      await store.deletePositions([2], [900]);
+      const latest = await store.latestFixTimes([1, 2, 3]);
+      expect(latest).toEqual(new Map([
+        [1, rows(1, 0, 5)[4]!.fixTime],
+        [2, rows(2, 100, 3)[2]!.fixTime],
+      ]));
+      expect(await store.latestFixTimes([])).toEqual(new Map());
+    });
+
     it("inserts an empty batch as a no-op", async () => {
       await store.insert([]);
       expect(await store.count()).toBe(0);
