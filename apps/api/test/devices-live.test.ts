@@ -4,6 +4,7 @@ import { deviceGroups } from "@fleet/db";
 import { Type } from "@sinclair/typebox";
 import { API_VERSION } from "../src/index.js";
 import { OFFLINE_AFTER_MS, describeApi, expectSchema, invalid, liveState, nextSecond, ok, type ApiHarness, type TestUser } from "./fixture.js";
+import { vendorErrors } from "./swagger.js";
 
 const FIX = Date.UTC(2025, 0, 15, 10, 20, 30, 400);
 
@@ -38,6 +39,16 @@ describeApi("devices: live list", (h) => {
         { title: "Ungrouped", ids: [loose] },
         { title: "Vans", ids: [van] },
       ]);
+    });
+
+    it("answers as the vendor's Swagger describes get_devices and get_devices_latest, device_data.user_id null", async () => {
+      const user = await h.newUser();
+      const id = await h.addDevice(user, { name: "Checked" });
+      await h.live.putStates([{ state: liveState(id, { latitude: 54.6872, longitude: 25.2797, speedKmh: 48.6, fixTime: FIX, serverTime: Date.now(), tail: tail(3) }), userIds: [user.id] }]);
+      const listed = await h.get("/get_devices", { user });
+      expect(vendorErrors("/get_devices", listed.body)).toEqual([]);
+      expect((await items(h, user)).get(id)!.device_data.user_id).toBeNull();
+      expect(vendorErrors("/get_devices_latest", (await h.get("/get_devices_latest", { user })).body)).toEqual([]);
     });
 
     it("shows a device that never reported as offline, with no time", async () => {

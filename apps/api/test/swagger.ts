@@ -29,8 +29,8 @@ for (const id of ["group_id", "current_driver_id", "timezone_id"]) devicePivot[i
 /*
  * The live lists (get_devices, get_devices_latest) inline their own copy of that record as
  * `device_data`, typed from the same example, with group_id and current_driver_id on the
- * record as well as on the pivot: those get the same reading. Its user_id is the example's
- * null; the spec's Device record says "null or integer", which is what it holds.
+ * record as well as on the pivot: those get the same reading. Its user_id is left as typed:
+ * the example's null, which the API sends.
  */
 type Props = Record<string, JsonSchema & { properties?: Props; items?: JsonSchema & { properties?: Props } }>;
 const getSchema = (path: string) => swagger.paths[path]!.get!.responses["200"]!.schema as JsonSchema & { properties?: Props; items?: JsonSchema & { properties?: Props } };
@@ -38,7 +38,6 @@ for (const deviceData of [getSchema("/get_devices").items!.properties!.items!.it
   const record = deviceData.properties!;
   for (const id of ["group_id", "current_driver_id"]) record[id] = { type: ["string", "null"] };
   for (const id of ["group_id", "current_driver_id", "timezone_id"]) record.pivot!.properties![id] = { type: ["string", "null"] };
-  if (record.user_id) record.user_id = { type: ["integer", "null"] };
 }
 
 /**

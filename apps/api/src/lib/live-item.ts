@@ -16,7 +16,8 @@ export function deviceData(d: UserDeviceRecord, user: User): DeviceData {
   const clock = clockOf(user);
   return {
     id: str(d.id),
-    user_id: d.userId,
+    // The vendor's get_devices types it null (its legacy owner column); who sees the device is pivot.user_id.
+    user_id: null,
     traccar_device_id: str(d.id),
     icon_id: str(d.iconId),
     active: d.active && d.pivot.active ? "1" : "0",
