@@ -177,4 +177,21 @@ describe("tracker pipeline on the embedded stores", () => {
     expect(state.tail.map((t) => t.id)).toEqual(track.map((p) => p.id));
     expect(after.stats().restored).toBe(1);
   });
+
+  it("ends with the same odometer whether a device's fixes came in order or its buffer came after its live fixes", async () => {
+    // A zigzag road, a fix every 10 s: the late fixes are off the straight line between their neighbours.
+    const zig = (id: number, i: number, uniqueId: string): RawPosition => ({ ...raw(id, i * 10_000, uniqueId), latitude: 54 + i * 0.001, longitude: 25 + (i % 2) * 0.002 });
+    await pipeline.handleBatch(Array.from({ length: 20 }, (_, i) => message(zig(400 + i, i, "known"))));
+    const inOrder = (await live.getStates([1])).get(1)!.odometerKm;
+    expect(inOrder).toBeGreaterThan(2);
+
+    // The other device drives the same road: fixes 0-4 live, then the live fix 19, then the buffer 5-18 in two batches, the second sent twice.
+    const sent = (ids: number[]) => pipeline.handleBatch(ids.map((i) => message(zig(600 + i, i, "other"), "other")));
+    await sent([0, 1, 2, 3, 4]);
+    await sent([19]);
+    await sent([5, 6, 7, 8, 9, 10, 11]);
+    await sent([12, 13, 14, 15, 16, 17, 18]);
+    await sent([12, 13, 14, 15, 16, 17, 18]);
+    expect((await live.getStates([2])).get(2)!.odometerKm).toBeCloseTo(inOrder, 5);
+  });
 });

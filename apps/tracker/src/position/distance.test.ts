@@ -27,10 +27,38 @@ it("starts a device with nothing before it at zero", () => {
   expect(measured(raw(54.01), undefined, undefined, true)).toMatchObject({ distanceKm: 0, odometerKm: 0 });
 });
 
-it("still measures an older fix, for history, but leaves the odometer alone", () => {
+it("still measures an older fix, for history, but leaves the odometer alone when its neighbours are not both in the tail", () => {
   const ctx = measured(raw(54.01), current, prev, false);
   expect(ctx.distanceKm).toBeGreaterThan(1);
   expect(ctx.odometerKm).toBe(100);
+});
+
+describe("a late fix between two the odometer counted", () => {
+  // A straight road north, then a fix sent late from 1 km east of the middle of a step.
+  const a = { id: 1, fixTime: 10_000, latitude: 54, longitude: 25 };
+  const c = { id: 3, fixTime: 30_000, latitude: 54.01, longitude: 25 };
+  const late = (id: number, latitude: number, longitude: number): RawPosition => ({ ...raw(latitude), id, longitude, fixTime: 20_000 });
+  const at = (p: { latitude: number; longitude: number }) => ({ lat: p.latitude, lng: p.longitude });
+  const state = (tail: (typeof a)[]) => ({ ...current, tail });
+
+  it("adds the detour it shows, so the odometer is the track's length in time order", () => {
+    const b = late(2, 54.005, 25.015);
+    const ctx = measured(b, state([a, c]), a, false);
+    const detour = distanceKm(at(a), at(b)) + distanceKm(at(b), at(c)) - distanceKm(at(a), at(c));
+    expect(detour).toBeGreaterThan(0.5);
+    expect(ctx.odometerKm).toBeCloseTo(100 + detour, 6);
+  });
+
+  it("adds nothing on the road between them, for a replay, nor for a spike reached and left too fast", () => {
+    expect(measured(late(2, 54.005, 25), state([a, c]), a, false).odometerKm).toBeCloseTo(100, 6);
+    const b = late(2, 54.005, 25.015);
+    expect(measured(b, state([a, { ...b }, c]), a, false).odometerKm).toBe(100);
+    expect(measured(late(2, 54.3, 25), state([a, c]), a, false).odometerKm).toBe(100);
+  });
+
+  it("adds nothing when the fix before it came from history, older than the tail", () => {
+    expect(measured(late(2, 54.005, 25.015), state([c]), a, false).odometerKm).toBe(100);
+  });
 });
 
 describe("a GPS spike", () => {

@@ -1,6 +1,7 @@
 import type { TailPoint } from "@fleet/contracts";
 import { distanceKm, GPS_JUMP_KMH } from "@fleet/geo";
 import type { PositionHandler } from "./context.js";
+import { before } from "./order.js";
 
 type Fix = { fixTime: number; latitude: number; longitude: number };
 
@@ -25,16 +26,38 @@ function spikeCorrection(tail: readonly TailPoint[], raw: Fix, km: number): numb
 }
 
 /**
- * Distance from the fix before this one in time, and the odometer, which only the newest fix
- * moves. Rounded to 1e-6 km so a replay stores the same distance. The stored distance is the
- * step as measured; the odometer measures across a GPS spike, as history does.
+ * What the odometer gains when a late fix lands between two it already counted, `prev` and
+ * the next one in the tail: the detour through it, which the straight step between them
+ * missed (never negative). Nothing for a fix the tail already holds (a replay), one older
+ * than the tail's span (its neighbours are not both known), or a spike between them.
+ */
+function detour(tail: readonly TailPoint[], prev: TailPoint, raw: Fix & { id: number }): number {
+  let next: TailPoint | undefined;
+  let prevHeld = false;
+  for (const t of tail) {
+    if (t.id === raw.id) return 0;
+    if (t.id === prev.id) prevHeld = true;
+    if (before(raw, t) && (next === undefined || before(t, next))) next = t;
+  }
+  if (!prevHeld || next === undefined) return 0;
+  const [toRaw, fromRaw] = [between(prev, raw), between(raw, next)];
+  if (isFast(toRaw, prev, raw) && isFast(fromRaw, raw, next)) return 0;
+  return Math.max(0, toRaw + fromRaw - between(prev, next));
+}
+
+/**
+ * Distance from the fix before this one in time, and the odometer. Rounded to 1e-6 km so a
+ * replay stores the same distance. The stored distance is the step as measured; the odometer
+ * measures the track in time order as history does: across a GPS spike, and through a late
+ * fix (a device's buffer sent after its live fixes), which only adds the detour it shows.
  */
 export const distance: PositionHandler = (ctx) => {
   const { prev, raw, current } = ctx;
   const km = prev ? between(prev, raw) : 0;
   ctx.distanceKm = Math.round(km * 1e6) / 1e6;
   if (!ctx.newest) {
-    ctx.odometerKm = current!.odometerKm;
+    const late = prev !== undefined && current!.tail !== undefined ? detour(current!.tail, prev, raw) : 0;
+    ctx.odometerKm = current!.odometerKm + Math.round(late * 1e6) / 1e6;
     return;
   }
   const tail = current?.tail;

@@ -34,9 +34,9 @@ describe("the live state after a position", () => {
     expect(ctx.state).toEqual({ deviceId: 7, positionId: 6, uniqueId: "123", protocol: "osmand", latitude: 55, longitude: 26, altitude: 3, course: 4, speedKmh: 18.52, fixTime: 6000, serverTime: 6005, attributes: { sat: 9 }, movedAt: 6000, odometerKm: 11, engineOn: true, engineSeconds: 1, tail: [point(3), point(5), { id: 6, fixTime: 6000, latitude: 55, longitude: 26 }] });
   });
 
-  it("is the current state with the point in its tail, for an older fix", () => {
-    const ctx = Object.assign(positionContext(raw(4), device, current, undefined), { newest: false, speedKmh: 18.52, odometerKm: 99 });
+  it("is the current state with the point in its tail and the odometer the distance handler left, for an older fix", () => {
+    const ctx = Object.assign(positionContext(raw(4), device, current, undefined), { newest: false, speedKmh: 18.52, odometerKm: 10.5 });
     liveState(ctx);
-    expect(ctx.state).toEqual({ ...current, tail: [point(3), { id: 4, fixTime: 4000, latitude: 55, longitude: 26 }, point(5)] });
+    expect(ctx.state).toEqual({ ...current, odometerKm: 10.5, tail: [point(3), { id: 4, fixTime: 4000, latitude: 55, longitude: 26 }, point(5)] });
   });
 });

@@ -23,14 +23,15 @@ export function withPoint(tail: readonly TailPoint[], point: TailPoint): TailPoi
 /**
  * The device's live state after this position: the newest fix with the running values
  * the handlers before worked out, or, for an older fix, the current state with only the
- * point added to its tail (so later fixes find it as their predecessor).
+ * point added to its tail (so later fixes find it as their predecessor) and the odometer
+ * with the detour it showed.
  */
 export const liveState: PositionHandler = (ctx) => {
   const { raw, current } = ctx;
   const tail = withPoint(current?.tail ?? [], { id: raw.id, fixTime: raw.fixTime, latitude: raw.latitude, longitude: raw.longitude });
   let state: LiveState;
   if (current && !ctx.newest) {
-    state = { ...current, tail };
+    state = { ...current, odometerKm: ctx.odometerKm, tail };
   } else {
     state = Object.assign(fixFields(ctx), {
       positionId: raw.id,
