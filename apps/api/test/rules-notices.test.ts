@@ -103,6 +103,15 @@ describeApi("rules.changed notices", (h) => {
       const user = await h.newUser();
       expect(await noticesOf(h, async () => ok(await h.post("/edit_setup", { user, body: setupBody({ timezone_id: 65, unit_of_distance: "mi" }) }), OkSchema))).toEqual([ofUser(user)]);
     });
+
+    it("an administrator shutting a client out or letting it in, by id or email, and changing its account (expiry)", async () => {
+      const user = await h.newUser();
+      const status = (body: Record<string, unknown>) => noticesOf(h, async () => ok(await h.post("/admin/client/status", { user: h.admin, body }), OkSchema));
+      expect(await status({ id: user.id, status: 0 })).toEqual([ofUser(user)]);
+      expect(await status({ email: user.email, status: 1 })).toEqual([ofUser(user)]);
+      expect(await noticesOf(h, async () => ok(await h.request("PUT", "/admin/client", { user: h.admin, body: { id: user.id, expiration_date: "2020-01-01 00:00:00" } }), OkSchema))).toEqual([ofUser(user)]);
+      expect(await noticesOf(h, async () => failure(await h.post("/admin/client/status", { user: h.admin, body: { id: 999_999, status: 0 } }), 404))).toEqual([]);
+    });
   });
 
   describe("device writes name the device, through the announcement of device changes", () => {

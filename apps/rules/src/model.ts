@@ -101,6 +101,8 @@ const isFuelLevel = (s: Sensor) => s.type === "fuel_tank" || s.type === "fuel_ta
 /** What one user's alerts need, shared by every device they watch: read once per user, not per device. */
 export interface UserRules {
   user: RuleUser;
+  /** Epoch ms the account expires at (Infinity: never): from then its alerts fire nothing. */
+  expiresAt: number;
   /** The user's active alerts by id, as stored. */
   alerts: ReadonlyMap<number, Alert>;
   geofences: ReadonlyMap<number, RuleGeofence>;
@@ -136,6 +138,7 @@ export function buildUserRules(records: UserRuleRecords): Map<number, UserRules>
     }
     out.set(u.id, {
       user: { id: u.id, clock: userClock({ timezoneId: u.timezoneId, dst: u.dst }), units: userUnits(u), lang: u.lang },
+      expiresAt: u.expirationDate?.getTime() ?? Infinity,
       alerts,
       geofences,
       geofenceIndex: new GeofenceIndex([...geofences.values()].sort((x, y) => x.id - y.id).map((g) => ({ id: g.id, shape: g.shape }))),

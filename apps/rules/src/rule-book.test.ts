@@ -75,6 +75,28 @@ describe("the rule book", () => {
     expect(both.get(1)!.geofenceIndex.get(7)).toBe(both.get(3)!.geofenceIndex.get(7));
   });
 
+  it("stops firing an owner's alerts when the account expires, with no notice, and reads again only then", async () => {
+    let t = 1_000_000;
+    const expiresAt = t + 60_000;
+    const expiring = { ...user7, expirationDate: new Date(expiresAt) } as User;
+    const reads: number[][] = [];
+    const book = ruleBook(
+      {
+        devices: async (ids) => devices(ids),
+        // As loadUserRuleRecords reads it: an expired account is not a usable user.
+        users: async (ids) => (reads.push([...ids]), t < expiresAt ? { ...users(ids), users: [expiring] } : users([])),
+      },
+      { now: () => t },
+    );
+    expect(ids(await book.of([seen(1)]))).toEqual([1]);
+    t = expiresAt - 1;
+    expect(ids(await book.of([seen(1)]))).toEqual([1]);
+    expect(reads).toHaveLength(1);
+    t = expiresAt;
+    expect(ids(await book.of([seen(1)]))).toEqual([]);
+    expect(reads).toHaveLength(2);
+  });
+
   it("reads a user once when batches of several partitions ask at the same time", async () => {
     const { reads, loaders, hold, release } = countingLoaders();
     const book = ruleBook(loaders);

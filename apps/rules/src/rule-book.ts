@@ -33,6 +33,8 @@ interface UserEntry {
   /** Null: not a usable user (its alerts fire nothing). */
   rules: UserRules | null;
   loadedAt: number;
+  /** When the account expires (Infinity: never, or not usable already): the entry holds until then. */
+  expiresAt: number;
 }
 
 interface DeviceEntry {
@@ -43,6 +45,8 @@ interface DeviceEntry {
   /** The owners' entries it was built from: it holds only while they are still the kept ones. */
   from: readonly UserEntry[];
   loadedAt: number;
+  /** The first of its owners' expiries: their alerts stop firing then, without a notice. */
+  expiresAt: number;
 }
 
 function groupBy<T>(items: readonly T[], key: (item: T) => number): Map<number, T[]> {
@@ -59,7 +63,8 @@ function groupBy<T>(items: readonly T[], key: (item: T) => number): Map<number, 
  * The rules service's cache of what each device is checked against, in two parts: per user
  * (settings, alerts, the geofences with their index, custom events, drivers) and per device
  * (the alerts watching it and when, its fuel sensor). Each is read from the database once and
- * kept until a rules.changed notice names its user or device, or it grows old; a fleet's
+ * kept until a rules.changed notice names its user or device, its owner's account expires, or
+ * it grows old; a fleet's
  * thousand geofences are read and indexed once, not once per batch of its devices. A load
  * that a notice overtook is used for the batch that asked but not kept: its rows may predate
  * the change.
@@ -75,8 +80,8 @@ export function ruleBook(load: RuleLoaders, options: RuleBookOptions = {}): Rule
   /** User loads under way, so batches of several partitions at once read each user once. */
   const loading = new Map<number, Promise<UserEntry>>();
 
-  const fresh = (loadedAt: number, t: number) => t - loadedAt < maxAgeMs;
-  const holds = (entry: DeviceEntry, t: number) => fresh(entry.loadedAt, t) && entry.from.every((u) => userEntries.get(u.userId) === u);
+  const fresh = (entry: { loadedAt: number; expiresAt: number }, t: number) => t - entry.loadedAt < maxAgeMs && t < entry.expiresAt;
+  const holds = (entry: DeviceEntry, t: number) => fresh(entry, t) && entry.from.every((u) => userEntries.get(u.userId) === u);
 
   /** The entries of these users, kept or read now (one read for those not kept or under way, or `stale`). */
   async function usersOf(ids: readonly number[], t: number, stale: ReadonlySet<number> = new Set()): Promise<Map<number, UserEntry>> {
@@ -86,7 +91,7 @@ export function ruleBook(load: RuleLoaders, options: RuleBookOptions = {}): Rule
     for (const id of new Set(ids)) {
       const kept = userEntries.get(id);
       const pending = loading.get(id);
-      if (kept && fresh(kept.loadedAt, t) && !stale.has(id)) out.set(id, kept);
+      if (kept && fresh(kept, t) && !stale.has(id)) out.set(id, kept);
       else if (pending) waits.push(pending.then((e) => void out.set(id, e)));
       else missing.push(id);
     }
@@ -95,7 +100,7 @@ export function ruleBook(load: RuleLoaders, options: RuleBookOptions = {}): Rule
       const read = load.users(missing).then((records) => {
         const built = buildUserRules(records);
         const keep = startedAt === notices;
-        const entries = new Map(missing.map((id) => [id, { userId: id, rules: built.get(id) ?? null, loadedAt: t }]));
+        const entries = new Map(missing.map((id) => [id, { userId: id, rules: built.get(id) ?? null, loadedAt: t, expiresAt: built.get(id)?.expiresAt ?? Infinity }]));
         if (keep) for (const [id, e] of entries) userEntries.set(id, e);
         return entries;
       });
@@ -146,7 +151,8 @@ export function ruleBook(load: RuleLoaders, options: RuleBookOptions = {}): Rule
         if (rules) out.set(d.deviceId, rules);
         const ownerIds = [...new Set(watches.map((w) => w.userId))];
         if (keep) {
-          deviceEntries.set(d.deviceId, { rules, users: new Set([...d.userIds, ...ownerIds]), from: ownerIds.flatMap((id) => owners.get(id) ?? []), loadedAt: t });
+          const from = ownerIds.flatMap((id) => owners.get(id) ?? []);
+          deviceEntries.set(d.deviceId, { rules, users: new Set([...d.userIds, ...ownerIds]), from, loadedAt: t, expiresAt: Math.min(Infinity, ...from.map((u) => u.expiresAt)) });
         }
       }
       return out;

@@ -41,11 +41,12 @@ export async function update(db: Db, admin: User, b: AdminClientUpdateBody) {
   await found(worded(updateClient(db, b.id, { ...patch, deviceIds: b.objects }), objectsWording), CLIENT);
 }
 
-export async function setStatus(db: Db, admin: User, b: AdminClientStatusBody) {
+/** Resolves with the client's id (it may have been named by email). */
+export async function setStatus(db: Db, admin: User, b: AdminClientStatusBody): Promise<number> {
   if (b.id === undefined && b.email === undefined) throw new InvalidInputError({ id: "The id field is required when email is not present." });
   const active = isTruthy(b.status)!;
   if (!active && (b.id === admin.id || (b.id === undefined && b.email !== undefined && normalizeEmail(b.email) === admin.email))) notSelf(admin, admin.id, "deactivate");
-  await found(setUserActive(db, { id: b.id, email: b.id === undefined ? b.email : undefined }, active), CLIENT);
+  return found(setUserActive(db, { id: b.id, email: b.id === undefined ? b.email : undefined }, active), CLIENT);
 }
 
 export async function remove(db: Db, admin: User, ids: readonly number[]) {

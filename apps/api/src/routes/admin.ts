@@ -12,7 +12,7 @@ const failures = { 403: Type.Object({ status: Type.Literal(0), error: Type.Strin
 
 /** Administrator-only routes; anyone else gets 403. */
 export const adminRoutes: FastifyPluginAsyncTypebox = async (app) => {
-  const { db, deadLetters, live } = app.services;
+  const { db, deadLetters, live, rulesNotices } = app.services;
   const deviceDeps: adminDevices.AdminDeviceDeps = { db, states: (ids) => live.getStates(ids) };
   const device = contracts.AdminDeviceParamsSchema;
   const deviceKey = contracts.AdminDeviceKeyParamsSchema;
@@ -28,8 +28,12 @@ export const adminRoutes: FastifyPluginAsyncTypebox = async (app) => {
 
   api.post("/admin/client", { summary: "Create a user", body: contracts.AdminClientBodySchema, response: contracts.AdminClientResponseSchema, failures }, ({ user, body }) => admin.createClient(db, user, body));
   api.get("/admin/clients", { summary: "List users", query: contracts.AdminClientsQuerySchema, response: contracts.AdminClientsResponseSchema, failures }, ({ user, query, req }) => admin.clients(db, user, query, req.url));
-  api.put("/admin/client", { summary: "Change a client's account (`id`); fields left out keep their values, `objects` is the complete list of its devices", body: contracts.AdminClientUpdateBodySchema, response: contracts.GeoOkSchema, failures }, async ({ user, body }) => (await adminClients.update(db, user, body), OK));
-  api.post("/admin/client/status", { summary: "Let a client (`id`, or `email`) sign in or not", body: contracts.AdminClientStatusBodySchema, response: contracts.GeoOkSchema, failures }, async ({ user, body }) => (await adminClients.setStatus(db, user, body), OK));
+  api.put("/admin/client", { summary: "Change a client's account (`id`); fields left out keep their values, `objects` is the complete list of its devices", body: contracts.AdminClientUpdateBodySchema, response: contracts.GeoOkSchema, failures }, async ({ user, body }) => (await rulesNotices.afterUserWrite(body.id, adminClients.update(db, user, body)), OK));
+  api.post("/admin/client/status", { summary: "Let a client (`id`, or `email`) sign in or not", body: contracts.AdminClientStatusBodySchema, response: contracts.GeoOkSchema, failures }, async ({ user, body }) => {
+    // A client let in or shut out (its alerts fire only while it may sign in): the rules service reads it again.
+    await rulesNotices.changed({ userIds: [await adminClients.setStatus(db, user, body)] });
+    return OK;
+  });
   api.delete("/admin/client/:id", { summary: "Delete a client; the devices only it had are deleted too", params: client, response: contracts.GeoOkSchema, failures }, async ({ user, params }) => (await adminClients.remove(db, user, [params.id]), OK));
   api.delete("/admin/clients", { summary: "Delete clients, all or none", body: contracts.AdminClientsDeleteBodySchema, response: contracts.GeoOkSchema, failures }, async ({ user, body }) => (await adminClients.remove(db, user, body.ids), OK));
   api.get("/admin/client/:id/devices", { summary: "A client's devices", params: client, query: contracts.AdminPageQuerySchema, response: contracts.AdminClientDevicesResponseSchema, failures }, ({ params, query, req }) =>
