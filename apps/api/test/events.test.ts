@@ -4,7 +4,7 @@
  */
 import { beforeAll, expect, it } from "vitest";
 import {
-  AddCustomEventResponseSchema, DestroyEventsResponseSchema, EventsByProtocolResponseSchema, GeoCreatedSchema, GetDevicesLatestResponseSchema, GetEventsResponseSchema, UTC_TIMEZONE_ID,
+  AddCustomEventResponseSchema, DestroyEventsResponseSchema, EventsByProtocolResponseSchema, GeoCreatedSchema, GeoOkSchema, GetDevicesLatestResponseSchema, GetEventsResponseSchema, UTC_TIMEZONE_ID,
 } from "@fleet/contracts";
 import { recordEvents, type EventInput } from "@fleet/db";
 import { uniqueSuffix } from "@fleet/testkit";
@@ -130,6 +130,20 @@ describeApi("events", (h: ApiHarness) => {
     expect(await list(user, { page: 4 })).toMatchObject({ total: 65, from: 0, to: 0, data: [] });
     expect(await list(user, { per_page: 50, page: 2 })).toMatchObject({ per_page: 50, last_page: 2, from: 51, to: 65 });
     expect(await list(user, { limit: 10 })).toMatchObject({ per_page: 10, last_page: 7 });
+  });
+
+  it("leaves out the events of a device taken from the user, in get_events, and shows them again when it is given back", async () => {
+    const user = await h.newUser();
+    const [kept, taken] = [await h.addDevice(user), await h.addDevice(user)];
+    // Shared with the administrator, so taking it from the user leaves it in use.
+    ok(await h.post(`/admin/device/${taken}/user`, { user: h.admin, body: { user_id: h.admin.id } }), GeoOkSchema);
+    await recordEvents(h.db, [event(user, kept, "2025-05-03T10:00:00Z", { message: "Kept" }), event(user, taken, "2025-05-03T11:00:00Z", { message: "Taken" })]);
+    expect(await messages(user)).toEqual(["Taken", "Kept"]);
+    ok(await h.request("DELETE", `/admin/device/${taken}/user`, { user: h.admin, query: { user_id: user.id } }), GeoOkSchema);
+    expect(await messages(user)).toEqual(["Kept"]);
+    expect((await list(user)).total).toBe(1);
+    ok(await h.post(`/admin/device/${taken}/user`, { user: h.admin, body: { user_id: user.id } }), GeoOkSchema);
+    expect(await messages(user)).toEqual(["Taken", "Kept"]);
   });
 
   it("destroy_events deletes every event of the user and leaves other users' alone", async () => {

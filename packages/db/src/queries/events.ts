@@ -165,12 +165,16 @@ export interface EventFilter {
   search?: string;
 }
 
+/** The devices the user sees now: a device taken away takes its events with it, as its other records. */
+const seenBy = (q: Queryable, userId: number) => q.select({ id: userDevices.deviceId }).from(userDevices).where(eq(userDevices.userId, userId));
+
 function filtered(q: Queryable, userId: number, f: EventFilter): SQL {
   const like = f.search ? containing(f.search) : undefined;
   // The user's devices of that name, rather than a join: only the search needs devices.
   const named = like === undefined ? undefined : q.select({ id: userDevices.deviceId }).from(userDevices).innerJoin(devices, eq(devices.id, userDevices.deviceId)).where(and(eq(userDevices.userId, userId), ilike(devices.name, like)));
   return and(
     eq(events.userId, userId),
+    inArray(events.deviceId, seenBy(q, userId)),
     f.deviceId === undefined ? undefined : eq(events.deviceId, f.deviceId),
     f.type === undefined ? undefined : eq(events.type, f.type),
     f.fromMs === undefined ? undefined : gte(events.time, new Date(f.fromMs)),
@@ -218,7 +222,7 @@ export async function listUserEventsByIds(db: Queryable, userId: number, ids: re
     .innerJoin(devices, eq(devices.id, events.deviceId))
     // The geofence's name only when it is the event's user's.
     .leftJoin(geofences, and(eq(geofences.id, events.geofenceId), eq(geofences.userId, events.userId)))
-    .where(and(eq(events.userId, userId), inArray(events.id, [...ids])))
+    .where(and(eq(events.userId, userId), inArray(events.id, [...ids]), inArray(events.deviceId, seenBy(db, userId))))
     .orderBy(events.time, events.id);
   return rows.map((r) => ({ ...r.e, deviceName: r.deviceName, geofenceName: r.geofenceName }));
 }
