@@ -138,11 +138,11 @@ describe("detectors in the owner's language", () => {
     expect(mailed("en")).toEqual({
       to: ["ops@example.com"],
       subject: "test: Overspeed: 95 kph (limit 90 kph) (Truck 1)",
-      text: "Overspeed: 95 kph (limit 90 kph)\n\nDevice: Truck 1\nTime: 2026-11-23 08:00:10\nPosition: 54.69, 25.28\nAlert: test\n",
+      text: "Overspeed: 95 kph (limit 90 kph)\n\nDevice: Truck 1\nTime: 2026-11-23 08:00:10\nPosition: 54.690000, 25.280000\nAlert: test\n",
       // The address is looked up when the mail goes (notify/channels.ts), under this label.
       place: { lat: 54.69, lng: 25.28, label: "Address" },
     });
-    expect(mailed("de").text).toBe("Geschwindigkeitsüberschreitung: 95 kph (zulässig 90 kph)\n\nGerät: Truck 1\nZeit: 2026-11-23 08:00:10\nPosition: 54.69, 25.28\nAlarm: test\n");
+    expect(mailed("de").text).toBe("Geschwindigkeitsüberschreitung: 95 kph (zulässig 90 kph)\n\nGerät: Truck 1\nZeit: 2026-11-23 08:00:10\nPosition: 54.690000, 25.280000\nAlarm: test\n");
     expect(mailed("lt").subject).toBe(`test: Greičio viršijimas: 95 kph (leistinas 90 kph) (Truck 1)`);
     expect((mailed("de") as { place?: { label: string } }).place?.label).toBe("Adresse");
   });

@@ -109,7 +109,7 @@ export function notificationsOf(found: Found, rules: DeviceRules): EventNotifica
         to,
         subject: oneLine(`${found.alert.name}: ${found.event.message} (${rules.name})`).slice(0, 300),
         // Names on one line each: a line break in a device's name would write a line of its own into the mail.
-        text: `${found.event.message}\n\n${label.device}: ${oneLine(rules.name)}\n${label.time}: ${when}\n${label.position}: ${found.event.latitude}, ${found.event.longitude}\n${label.alert}: ${oneLine(found.alert.name)}\n`,
+        text: `${found.event.message}\n\n${label.device}: ${oneLine(rules.name)}\n${label.time}: ${when}\n${label.position}: ${found.event.latitude.toFixed(6)}, ${found.event.longitude.toFixed(6)}\n${label.alert}: ${oneLine(found.alert.name)}\n`,
         // Where the mail, when it goes, adds the point's address under this label.
         place: { lat: found.event.latitude, lng: found.event.longitude, label: label.address },
       },

@@ -1,6 +1,6 @@
 import { GroupStatus, type Group, type GroupStats } from "@fleet/trips";
 import type { ReportDocument } from "../document.js";
-import { averageKmh, distanceColumn, fuelColumn, positionText, shownSpeed, speedColumn } from "./cells.js";
+import { distanceColumn, fuelColumn, positionText, shownSpeed, speedColumn } from "./cells.js";
 import { subtitle, type DeviceTrack, type ReportContext, type ReportHeading } from "./context.js";
 import { fieldTable, type Field } from "./fields.js";
 import { figuresSummary } from "./general.js";
@@ -64,7 +64,8 @@ export function groupFields(ctx: ReportContext, devices: readonly DeviceGroups[]
     { column: { title: "Duration" }, cell: (r) => ctx.duration(r.g.durationMs) },
     { column: distanceColumn(units), cell: (r) => units.distance(r.g.distanceKm) },
     { column: speedColumn("Top speed", units), cell: (r) => shownSpeed(units, r.g.topSpeedKmh) },
-    { column: speedColumn("Average speed", units), cell: (r) => shownSpeed(units, r.g.status === GroupStatus.drive ? averageKmh(r.g.distanceKm, r.g.durationMs) : 0) },
+    // A stop's too (its distance over its time, usually 0), as get_history shows the same group.
+    { column: speedColumn("Average speed", units), cell: (r) => shownSpeed(units, r.g.averageSpeedKmh) },
     { column: { title: "Engine idle" }, cell: (r) => ctx.duration(r.g.engineIdleMs) },
     ...fuelUnits.map((unit): Field<GroupRow> => ({ column: fuelColumn(unit), cell: (r) => (r.d.fuelUnit === unit ? r.g.fuelConsumed : null) })),
     opts.place ?? positionField(ctx),

@@ -42,7 +42,10 @@ describe("overspeed (type 5)", () => {
 
   it("speaks the user's units: the limit, the speeds", () => {
     const [section] = overspeeds(heading("Overspeed"), [racer()], ctx({ units: MI, speedLimitKmh: 100 })).sections;
-    expect(section!.summary![0]).toEqual(["Speed limit (mph)", 62]);
+    expect(section!.summary![0]).toEqual(["Speed limit (mph)", 62.14]);
+    // A limit asked in mph reads back as asked, not rounded to a whole mph.
+    const asked = overspeeds(heading("Overspeed"), [racer()], ctx({ units: MI, speedLimitKmh: 62.5 * 1.609344 })).sections[0]!;
+    expect(asked.summary![0]).toEqual(["Speed limit (mph)", 62.5]);
     expect(section!.tables[0]!.columns.slice(3, 5).map((c) => c.title)).toEqual(["Top speed (mph)", "Average speed (mph)"]);
     expect(section!.tables[0]!.rows.map((r) => r.slice(3, 5))).toEqual([[75, 75], [81, 75], [65, 65]]);
   });

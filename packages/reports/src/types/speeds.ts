@@ -58,7 +58,8 @@ function section(t: DeviceTrack, ctx: ReportContext, kind: SpeedKind, limitKmh: 
   return {
     heading: t.device.name,
     summary: [
-      [`Speed limit (${units.speedUnit})`, shownSpeed(units, limitKmh)],
+      // The limit as asked (62.5 is applied as 62.5), not rounded as a measured speed is.
+      [`Speed limit (${units.speedUnit})`, Math.round(units.speed(limitKmh) * 100) / 100],
       [`${kind.name} count`, episodes.length],
       [`${kind.name} duration`, ctx.duration(sumOf(episodes, (e) => e.durationMs))],
     ],

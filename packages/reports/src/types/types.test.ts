@@ -1,3 +1,4 @@
+import { GroupStatus } from "@fleet/trips";
 import { describe, expect, it } from "vitest";
 import { drivesAndStops } from "./drives-stops.js";
 import { ctx, emptyTrack as empty, groups, heading as headed, MI, truck } from "./fixtures.js";
@@ -53,6 +54,13 @@ describe("drives and stops (type 3)", () => {
       ["Stop", "2026-01-05 08:10:10", "2026-01-05 08:20:10", "600s", 0, 0, 0, "600s", "54.089932, 25.000000"],
       ["Drive", "2026-01-05 08:20:10", "2026-01-05 08:25:10", "300s", 10, 120, 120, "0s", "54.089932, 25.000000"],
     ]);
+  });
+
+  it("gives a stop that crept its average speed, as get_history gives the same group", () => {
+    const d = groups(truck());
+    const crept = { ...d, groups: d.groups.map((g) => (g.status === GroupStatus.stop ? { ...g, distanceKm: 1, averageSpeedKmh: 6 } : g)) };
+    const rows = drivesAndStops(heading, [crept], ctx()).sections[0]!.tables[0]!.rows;
+    expect(rows[1]!.slice(0, 1).concat(rows[1]!.slice(4, 7))).toEqual(["Stop", 1, 0, 6]);
   });
 
   it("says so for a device with no drive or stop in the period", () => {
