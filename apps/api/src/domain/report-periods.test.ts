@@ -35,6 +35,10 @@ describe("scheduled report periods", () => {
     ]);
     // On a Monday the week that just ended is due.
     expect(shown(duePeriods(schedule({ weekly: true }), utc, Date.parse("2026-03-09T00:05:00Z"))).at(-1)).toEqual(["weekly", "2026-03-02T00:00:00.000Z", "2026-03-09T00:00:00.000Z"]);
+    // An account whose week starts on Sunday (7) gets Sunday to Sunday; on Wednesday 11 March, the week that ended on the 8th.
+    expect(shown(duePeriods(schedule({ weekly: true }), utc, Date.parse("2026-03-11T12:00:00Z"), 7)).at(-1)).toEqual(["weekly", "2026-03-01T00:00:00.000Z", "2026-03-08T00:00:00.000Z"]);
+    // Saturday (6) on Saturday 7 March itself: the week that ended that midnight.
+    expect(shown(duePeriods(schedule({ weekly: true }), utc, Date.parse("2026-03-07T00:05:00Z"), 6)).at(-1)).toEqual(["weekly", "2026-02-28T00:00:00.000Z", "2026-03-07T00:00:00.000Z"]);
   });
 
   it("offers no period that ended before the schedule was made, and nothing when neither is set", () => {

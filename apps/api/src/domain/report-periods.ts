@@ -36,7 +36,8 @@ export interface Schedule {
   weeklyEmailSent: Date | null;
 }
 
-export function duePeriods(schedule: Schedule, clock: UserClock, nowMs: number): DuePeriod[] {
+/** `weekStartDay`: the owner's week_start_day, 1 Monday … 7 Sunday (the vendor's default, Monday). */
+export function duePeriods(schedule: Schedule, clock: UserClock, nowMs: number, weekStartDay = 1): DuePeriod[] {
   const today = localDate(clock, nowMs);
   const out: DuePeriod[] = [];
   const offer = (kind: ReportJobKind, from: string, to: string, latest: boolean) => {
@@ -47,9 +48,9 @@ export function duePeriods(schedule: Schedule, clock: UserClock, nowMs: number):
   };
   if (schedule.daily) for (let k = LOOKBACK.daily; k >= 1; k--) offer("daily", addDays(today, -k), addDays(today, -k + 1), k === 1);
   if (schedule.weekly) {
-    // JS weeks start on Sunday; the vendor's (and ISO's) on Monday.
-    const monday = addDays(today, -((new Date(`${today}T00:00:00Z`).getUTCDay() + 6) % 7));
-    for (let k = LOOKBACK.weekly; k >= 1; k--) offer("weekly", addDays(monday, -7 * k), addDays(monday, -7 * (k - 1)), k === 1);
+    // JS numbers Sunday 0; the account, Sunday 7.
+    const start = addDays(today, -((new Date(`${today}T00:00:00Z`).getUTCDay() - (weekStartDay % 7) + 7) % 7));
+    for (let k = LOOKBACK.weekly; k >= 1; k--) offer("weekly", addDays(start, -7 * k), addDays(start, -7 * (k - 1)), k === 1);
   }
   return out;
 }

@@ -36,7 +36,7 @@ export async function planReportRuns(deps: Pick<ReportScheduleDeps, "db">, now: 
   const runs = scheduled
     .filter(({ user }) => isUserUsable(user, new Date(now)))
     .flatMap(({ report, user }) =>
-      duePeriods(report, clockOf(user), now).map((p) => ({ reportId: report.id, userId: user.id, kind: p.kind, periodFrom: new Date(p.fromMs), periodTo: new Date(p.toMs) })),
+      duePeriods(report, clockOf(user), now, user.weekStartDay).map((p) => ({ reportId: report.id, userId: user.id, kind: p.kind, periodFrom: new Date(p.fromMs), periodTo: new Date(p.toMs) })),
     );
   return enqueueReportJobs(deps.db, runs);
 }
