@@ -71,7 +71,7 @@ describeApi("devices: add", (h) => {
       expect(item.users).toEqual([{ id: user.id, email: user.email }]);
       expect(item.device_data).toMatchObject({
         id: String(res.id),
-        user_id: user.id,
+        user_id: null,
         name: "Truck 7",
         imei: fields.imei,
         icon_id: "1",

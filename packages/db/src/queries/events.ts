@@ -1,5 +1,5 @@
 import type { EventTypeName } from "@fleet/contracts";
-import { and, asc, count, desc, eq, gte, ilike, inArray, isNotNull, lt, or, sql, type SQL } from "drizzle-orm";
+import { and, asc, count, desc, eq, exists, gte, ilike, inArray, isNotNull, lt, or, sql, type SQL } from "drizzle-orm";
 import type { Db, Queryable } from "../client.js";
 import { announceEvents, type RecordedEvents } from "../device-changes.js";
 import type { Page } from "../owned.js";
@@ -165,8 +165,17 @@ export interface EventFilter {
   search?: string;
 }
 
-/** The devices the user sees now: a device taken away takes its events with it, as its other records. */
-const seenBy = (q: Queryable, userId: number) => q.select({ id: userDevices.deviceId }).from(userDevices).where(eq(userDevices.userId, userId));
+/**
+ * Whose events the user sees: of the devices it sees now, and of deleted ones (its record of a
+ * device it deleted stays). A device taken from the user that lives on, another account's now,
+ * takes its events with it, as its other records.
+ */
+const shownDevices = (q: Queryable, userId: number) =>
+  or(
+    inArray(events.deviceId, q.select({ id: userDevices.deviceId }).from(userDevices).where(eq(userDevices.userId, userId))),
+    // Looked up per event (by primary key) only when the first test fails: no scan of devices.
+    exists(q.select({ one: sql`1` }).from(devices).where(and(eq(devices.id, events.deviceId), eq(devices.deleted, true)))),
+  );
 
 function filtered(q: Queryable, userId: number, f: EventFilter): SQL {
   const like = f.search ? containing(f.search) : undefined;
@@ -174,7 +183,7 @@ function filtered(q: Queryable, userId: number, f: EventFilter): SQL {
   const named = like === undefined ? undefined : q.select({ id: userDevices.deviceId }).from(userDevices).innerJoin(devices, eq(devices.id, userDevices.deviceId)).where(and(eq(userDevices.userId, userId), ilike(devices.name, like)));
   return and(
     eq(events.userId, userId),
-    inArray(events.deviceId, seenBy(q, userId)),
+    shownDevices(q, userId),
     f.deviceId === undefined ? undefined : eq(events.deviceId, f.deviceId),
     f.type === undefined ? undefined : eq(events.type, f.type),
     f.fromMs === undefined ? undefined : gte(events.time, new Date(f.fromMs)),
@@ -222,7 +231,7 @@ export async function listUserEventsByIds(db: Queryable, userId: number, ids: re
     .innerJoin(devices, eq(devices.id, events.deviceId))
     // The geofence's name only when it is the event's user's.
     .leftJoin(geofences, and(eq(geofences.id, events.geofenceId), eq(geofences.userId, events.userId)))
-    .where(and(eq(events.userId, userId), inArray(events.id, [...ids]), inArray(events.deviceId, seenBy(db, userId))))
+    .where(and(eq(events.userId, userId), inArray(events.id, [...ids]), shownDevices(db, userId)))
     .orderBy(events.time, events.id);
   return rows.map((r) => ({ ...r.e, deviceName: r.deviceName, geofenceName: r.geofenceName }));
 }
