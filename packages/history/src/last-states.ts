@@ -1,6 +1,8 @@
 import { ENGINE_STEP_MAX_MS, TAIL_MAX, type LiveState, type TailPoint } from "@fleet/contracts";
+import { GPS_JUMP_KMH } from "@fleet/trips";
 import type { HistoryDriver } from "./driver.js";
 import { toSafeNumber } from "./rows.js";
+import { haversine } from "./track-cut-sql.js";
 
 /** What restoring a device's live state needs to know of it. */
 export interface RestoreDevice {
@@ -37,40 +39,53 @@ interface TailRecord {
   longitude: number;
 }
 
+/** km between the fixes `a` and `b` of a row's window (`` for the row, `1` the one before it...). */
+const km = (a: string, b: string) => haversine(`la${b} - la${a}`, `lo${b} - lo${a}`, `cos(radians(la${b}))`, `cos(radians(la${a}))`);
+/** Step k back (from fix k + 1 back to fix k back) was crossed faster than GPS_JUMP_KMH. */
+const fast = (k: number) => `h${k + 1} AND ${km(String(k + 1), k === 0 ? "" : String(k))} * 3600000 > ${GPS_JUMP_KMH} * (t${k === 0 ? "" : k} - t${k + 1})`;
+
 /**
- * Per device: its latest row, the GPS odometer as the sum of stored distances, engine time
- * summed the way the tracker sums it (the time between consecutive fixes with the engine on
- * at both), and the last fix at or above its moving speed. One pass over the devices' rows,
- * ordered by the sort key; `transform` maps each device to its own moving speed. Output
- * names differ from column names: ClickHouse lets an alias shadow a column inside aggregates.
+ * Per device: its latest row, the GPS odometer, engine time summed the way the tracker sums it
+ * (the time between consecutive fixes with the engine on at both), and the last fix at or
+ * above its moving speed. The odometer is the track's length in time order measured as the
+ * tracker's odometer measures it, not the stored steps (a late fix's stored step and the one
+ * after it both span it): each fix from the one before, and a fix that makes the one before it
+ * a GPS spike (reached and left faster than GPS_JUMP_KMH, from a step that was not) measured
+ * from the fix before the spike instead. One pass over the devices' rows, ordered by the sort
+ * key; `transform` maps each device to its own moving speed. Output names differ from column
+ * names: ClickHouse lets an alias shadow a column inside aggregates.
  */
 const SUMMARY = (db: string) => `
 SELECT device_id,
-       sum(distance) AS odometer_km,
-       sum(if(engine_on = 1 AND prev_on = 1 AND fix_ms - prev_ms <= ${ENGINE_STEP_MAX_MS}, fix_ms - prev_ms, 0)) AS engine_ms,
-       maxIf(fix_ms, speed >= transform(device_id, {ids:Array(UInt64)}, {speeds:Array(Float64)}, 0.)) AS moved_ms,
-       min(fix_ms) AS first_ms,
-       argMax(id, (fix_ms, id)) AS last_id,
-       argMax(unique_id, (fix_ms, id)) AS last_unique_id,
-       argMax(protocol, (fix_ms, id)) AS last_protocol,
-       argMax(latitude, (fix_ms, id)) AS last_latitude,
-       argMax(longitude, (fix_ms, id)) AS last_longitude,
-       argMax(altitude, (fix_ms, id)) AS last_altitude,
-       argMax(course, (fix_ms, id)) AS last_course,
-       argMax(speed, (fix_ms, id)) AS last_speed,
-       max(fix_ms) AS last_fix_ms,
-       argMax(server_ms, (fix_ms, id)) AS last_server_ms,
-       argMax(attributes, (fix_ms, id)) AS last_attributes,
-       argMax(engine_on, (fix_ms, id)) AS last_engine_on
+       sum(if(${fast(0)} AND ${fast(1)} AND NOT (${fast(2)}), ${km("2", "")} - ${km("2", "1")}, if(h1, ${km("1", "")}, 0))) AS odometer_km,
+       sum(if(engine_on = 1 AND prev_on = 1 AND t - t1 <= ${ENGINE_STEP_MAX_MS}, t - t1, 0)) AS engine_ms,
+       maxIf(t, speed >= transform(device_id, {ids:Array(UInt64)}, {speeds:Array(Float64)}, 0.)) AS moved_ms,
+       min(t) AS first_ms,
+       argMax(id, (t, id)) AS last_id,
+       argMax(unique_id, (t, id)) AS last_unique_id,
+       argMax(protocol, (t, id)) AS last_protocol,
+       argMax(latitude, (t, id)) AS last_latitude,
+       argMax(longitude, (t, id)) AS last_longitude,
+       argMax(altitude, (t, id)) AS last_altitude,
+       argMax(course, (t, id)) AS last_course,
+       argMax(speed, (t, id)) AS last_speed,
+       max(t) AS last_fix_ms,
+       argMax(server_ms, (t, id)) AS last_server_ms,
+       argMax(attributes, (t, id)) AS last_attributes,
+       argMax(engine_on, (t, id)) AS last_engine_on
 FROM (
-  SELECT device_id, id, unique_id, protocol, latitude, longitude, altitude, course, speed, distance, attributes, engine_on,
-         toUnixTimestamp64Milli(fix_time) AS fix_ms,
+  SELECT device_id, id, unique_id, protocol, latitude, longitude, altitude, course, speed, attributes, engine_on,
+         toUnixTimestamp64Milli(fix_time) AS t,
          toUnixTimestamp64Milli(server_time) AS server_ms,
+         toFloat64(latitude) AS la, toFloat64(longitude) AS lo,
          lagInFrame(engine_on, 1, 0) OVER w AS prev_on,
-         lagInFrame(toUnixTimestamp64Milli(fix_time), 1, 0) OVER w AS prev_ms
+         ${[1, 2, 3]
+           .map((k) => `lagInFrame(toUInt8(1), ${k}, 0) OVER w AS h${k}, lagInFrame(toUnixTimestamp64Milli(fix_time), ${k}, 0) OVER w AS t${k},
+         lagInFrame(toFloat64(latitude), ${k}, 0.) OVER w AS la${k}, lagInFrame(toFloat64(longitude), ${k}, 0.) OVER w AS lo${k}`)
+           .join(",\n         ")}
   FROM ${db}.positions FINAL
   WHERE device_id IN {ids:Array(UInt64)}
-  WINDOW w AS (PARTITION BY device_id ORDER BY fix_time, id ROWS BETWEEN 1 PRECEDING AND CURRENT ROW)
+  WINDOW w AS (PARTITION BY device_id ORDER BY fix_time, id ROWS BETWEEN 3 PRECEDING AND CURRENT ROW)
 )
 GROUP BY device_id`;
 

@@ -55,7 +55,7 @@ const after = (a: string, last: string) => `arrayPushBack(arrayPopFront(${a}), $
  * cosines are `c` and `pc`. sin(x) * sin(x), not pow(sin(x), 2): the same number, a third of the
  * statement's time less.
  */
-const haversine = (dla: string, dlo: string, c: string, pc: string) =>
+export const haversine = (dla: string, dlo: string, c: string, pc: string) =>
   `12742.0176 * asin(least(1, sqrt(sin((${dla}) * 0.008726646259971648) * sin((${dla}) * 0.008726646259971648) + ${c} * ${pc} * sin((${dlo}) * 0.008726646259971648) * sin((${dlo}) * 0.008726646259971648))))`;
 
 /** The groups' columns; unnamed, the levels that make them are not worked out. */

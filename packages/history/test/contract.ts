@@ -13,6 +13,8 @@ export interface HistoryHarness {
 }
 
 const T0 = Date.UTC(2024, 0, 31, 23, 59, 58, 123);
+/** km in a degree of latitude, by @fleet/geo's haversine (R = 6371.0088 km). */
+const KM_PER_DEGREE = (6371.0088 * Math.PI) / 180;
 
 export function row(overrides: Partial<HistoryRow> & Pick<HistoryRow, "id">): HistoryRow {
   return {
@@ -237,24 +239,30 @@ export function historyContract(name: string, makeHarness: () => Promise<History
       expect(await store.query({ deviceId: 1, fromMs: T0, toMs: T0 + 60_000 })).toEqual(batch);
     });
 
-    it("restores each device's live state: latest fix, summed distance and engine time, last move, tail", async () => {
-      // Device 1: 40 fixes a minute apart, inserted out of order; the engine runs from fix 5 to
-      // fix 14 (9 minutes between fixes on at both ends) and again at 30-31 (1 minute).
+    it("restores each device's live state: latest fix, the track's length and engine time, last move, tail", async () => {
+      // Device 1: 40 fixes a minute apart heading north, 0.5 km each, inserted out of order (the
+      // stored steps say 9.9 km: the odometer is the track's length, not their sum); the engine
+      // runs from fix 5 to fix 14 (9 minutes between fixes on at both ends) and again at 30-31.
       const track = Array.from({ length: 40 }, (_, i) =>
-        row({ id: 1000 + i, fixTime: T0 + i * 60_000, distanceKm: 0.5, speedKmh: i === 33 ? 30 : 2, engineOn: (i >= 5 && i <= 14) || i === 30 || i === 31, attributes: { n: i } }),
+        row({ id: 1000 + i, fixTime: T0 + i * 60_000, latitude: 54 + (i * 0.5) / KM_PER_DEGREE, longitude: 25, distanceKm: 9.9, speedKmh: i === 33 ? 30 : 2, engineOn: (i >= 5 && i <= 14) || i === 30 || i === 31, attributes: { n: i } }),
       );
       await store.insert(track.slice(20));
       await store.insert(track.slice(0, 20));
       await store.insert(track.slice(10, 15)); // a replay: read once
       // Device 2 never moves; device 3 has no history.
       await store.insert([row({ id: 5, deviceId: 2, fixTime: T0 + 5000, speedKmh: 1, distanceKm: 0 }), row({ id: 6, deviceId: 2, fixTime: T0 + 9000, speedKmh: 1, distanceKm: 0.25 })]);
+      // Device 4: 1 km north a minute, with fix 3 a GPS spike 100 km off (reached and left at 6,000 km/h): measured across.
+      await store.insert(
+        [0, 1, 2, 100, 4, 5].map((km, i) => row({ id: 50 + i, deviceId: 4, fixTime: T0 + i * 60_000, latitude: 54 + (i === 3 ? km : i) / KM_PER_DEGREE, longitude: 25, distanceKm: 0 })),
+      );
 
       const states = await store.lastStates([
         { id: 1, minMovingSpeed: 6 },
         { id: 2, minMovingSpeed: 6 },
         { id: 3, minMovingSpeed: 6 },
+        { id: 4, minMovingSpeed: 6 },
       ]);
-      expect([...states.keys()].sort()).toEqual([1, 2]);
+      expect([...states.keys()].sort()).toEqual([1, 2, 4]);
       const last = track[39]!;
       expect(states.get(1)).toEqual({
         deviceId: 1,
@@ -270,12 +278,13 @@ export function historyContract(name: string, makeHarness: () => Promise<History
         serverTime: last.serverTime,
         attributes: { n: 39 },
         movedAt: track[33]!.fixTime,
-        odometerKm: 20,
+        odometerKm: expect.closeTo(19.5, 6),
         engineOn: false,
         engineSeconds: 10 * 60,
         tail: track.slice(10).map((r) => ({ id: r.id, fixTime: r.fixTime, latitude: r.latitude, longitude: r.longitude })),
       });
-      expect(states.get(2)).toMatchObject({ positionId: 6, movedAt: T0 + 5000, odometerKm: 0.25, engineSeconds: 0, tail: [{ id: 5 }, { id: 6 }] });
+      expect(states.get(2)).toMatchObject({ positionId: 6, movedAt: T0 + 5000, odometerKm: 0, engineSeconds: 0, tail: [{ id: 5 }, { id: 6 }] });
+      expect(states.get(4)!.odometerKm).toBeCloseTo(5, 5);
       expect(await store.lastStates([])).toEqual(new Map());
     });
 
