@@ -1,6 +1,7 @@
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
 import { createMemoryBus, type DeliveredMessage } from "@fleet/bus";
 import type { RawPosition } from "@fleet/contracts";
+import { distanceKm } from "@fleet/geo";
 import { createChdbHistory, type HistoryStore } from "@fleet/history";
 import { createMemoryLive, type LiveStore } from "@fleet/live";
 import { tempChdbDir } from "@fleet/testkit";
@@ -194,5 +195,26 @@ describe("tracker pipeline on the embedded stores", () => {
     await sent([12, 13, 14, 15, 16, 17, 18]);
     await sent([12, 13, 14, 15, 16, 17, 18]);
     expect((await live.getStates([2])).get(2)!.odometerKm).toBeCloseTo(inOrder, 5);
+  });
+
+  it("adds a buffer sent after more live fixes than the tail holds, oldest or newest first, and a replay of it once", async () => {
+    // 80 fixes on a zigzag road; fixes 10-29 reach the tracker last, after the 50 live ones.
+    const zig = (i: number, uniqueId: string): RawPosition => ({ ...raw((uniqueId === "known" ? 1000 : 2000) + i, i * 10_000, uniqueId), latitude: 54 + i * 0.001, longitude: 25 + (i % 2) * 0.002 });
+    const path = Array.from({ length: 79 }, (_, i) => distanceKm({ lat: zig(i, "known").latitude, lng: zig(i, "known").longitude }, { lat: zig(i + 1, "known").latitude, lng: zig(i + 1, "known").longitude })).reduce((a, b) => a + b, 0);
+    const range = (from: number, to: number) => Array.from({ length: to - from }, (_, k) => from + k);
+    const sent = (uniqueId: string, ids: number[]) => pipeline.handleBatch(ids.map((i) => message(zig(i, uniqueId), uniqueId)));
+
+    await sent("known", range(0, 10));
+    await sent("known", range(30, 80));
+    await sent("known", range(10, 20));
+    const last = range(20, 30);
+    await sent("known", last);
+    await sent("known", last);
+    expect((await live.getStates([1])).get(1)!.odometerKm).toBeCloseTo(path, 5);
+
+    await sent("other", range(0, 10));
+    await sent("other", range(30, 80));
+    await sent("other", range(10, 30).reverse());
+    expect((await live.getStates([2])).get(2)!.odometerKm).toBeCloseTo(path, 5);
   });
 });

@@ -6,6 +6,7 @@ import { decodeBatch } from "./handlers/decode.js";
 import type { DeviceDirectory, DeviceInfo } from "./handlers/device-directory.js";
 import type { DriverRfid } from "./handlers/driver-rfid.js";
 import { createFlushes, type Writers } from "./handlers/flushes.js";
+import { FollowingPoints } from "./handlers/following.js";
 import { OwnedStates } from "./handlers/owned-states.js";
 import { previousPoint } from "./handlers/previous.js";
 import { isResent } from "./handlers/resent.js";
@@ -33,6 +34,7 @@ import { speed } from "./position/speed.js";
  *     filter        a position of no registered device is counted as unregistered and dropped,
  *                   and one its device sent again (the same fix under another id) is dropped
  *     previous      the device's fix just before it in time: tail, batch, or history
+ *     following     for a fix older than the whole tail, the fix just after it: batch or history
  *     POSITION_HANDLERS
  *   persist         history rows and live states to the shared flushes   ┐ at once; the batch
  *   publish         enriched positions to positions.enriched              │ is handled when
@@ -57,8 +59,8 @@ export const POSITION_HANDLERS: readonly PositionHandler[] = [
  * it, and `prev`, the device's fix just before it in time. Deterministic, so a replayed
  * message writes the same history row again.
  */
-export function enrichPosition(raw: RawPosition, device: DeviceInfo, current: LiveState | undefined, prev: TailPoint | undefined): Enriched {
-  return runHandlers(POSITION_HANDLERS, raw, device, current, prev);
+export function enrichPosition(raw: RawPosition, device: DeviceInfo, current: LiveState | undefined, prev: TailPoint | undefined, next?: TailPoint | null): Enriched {
+  return runHandlers(POSITION_HANDLERS, raw, device, current, prev, next);
 }
 
 export interface Logger {
@@ -152,6 +154,7 @@ export function createPipeline(deps: PipelineDeps): Pipeline {
   async function handlePositions(raws: readonly RawPosition[], devices: Map<string, DeviceInfo>, states: Map<number, LiveState>): Promise<Enriched[]> {
     const out: Enriched[] = [];
     const lastInBatch = new Map<number, TailPoint>();
+    const following = new FollowingPoints(deps.history);
     for (const raw of raws) {
       const device = devices.get(raw.uniqueId);
       if (!device) {
@@ -167,8 +170,12 @@ export function createPipeline(deps: PipelineDeps): Pipeline {
         counters.resent++;
         continue;
       }
-      const position = enrichPosition(raw, device, current, prev);
-      lastInBatch.set(device.id, { id: raw.id, fixTime: raw.fixTime, latitude: raw.latitude, longitude: raw.longitude });
+      // Only a fix older than the device's whole tail (a buffer sent after its live fixes) asks more.
+      const next = current ? await following.after(device.id, current.tail, raw) : undefined;
+      const position = enrichPosition(raw, device, current, prev, next);
+      const point = { id: raw.id, fixTime: raw.fixTime, latitude: raw.latitude, longitude: raw.longitude };
+      lastInBatch.set(device.id, point);
+      following.add(device.id, point);
       states.set(device.id, position.state);
       out.push(position);
     }

@@ -53,6 +53,8 @@ export interface HistoryStore {
   count(filter?: { deviceId?: number; fromMs?: number; toMs?: number }): Promise<number>;
   /** The device's row just before `(fixTime, id)` in time order, if any. */
   previous(deviceId: number, before: { fixTime: number; id: number }): Promise<HistoryRow | undefined>;
+  /** The device's first row at or after `(fixTime, id)` in time order, if any: that position itself when it is stored. */
+  following(deviceId: number, at: { fixTime: number; id: number }): Promise<HistoryRow | undefined>;
   /**
    * The live state each device would have if the tracker had kept it (latest position, GPS
    * odometer as the sum of stored distances, engine time, a tail): for a live store that lost

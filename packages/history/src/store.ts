@@ -82,6 +82,18 @@ LIMIT 1`;
   return rows[0];
 }
 
+/** The device's first row at or after `(fixTime, id)` in time order: the position itself when it is stored. */
+export async function followingPosition(driver: HistoryDriver, db: string, deviceId: number, at: { fixTime: number; id: number }): Promise<HistoryRow | undefined> {
+  const sql = `SELECT ${POSITION_JSON}
+FROM ${db}.positions FINAL
+WHERE device_id = {deviceId:UInt64}
+  AND (fix_time > fromUnixTimestamp64Milli({t:Int64}, 'UTC') OR (fix_time = fromUnixTimestamp64Milli({t:Int64}, 'UTC') AND id >= {id:UInt64}))
+ORDER BY fix_time, id
+LIMIT 1`;
+  const rows = await driver.selectJson<HistoryRow>(sql, { deviceId: checkUint("deviceId", deviceId), t: checkEpochMs("fixTime", at.fixTime), id: checkUint("id", at.id) });
+  return rows[0];
+}
+
 /**
  * Lightweight DELETE (a masked-row mutation, valid on ReplacingMergeTree). The
  * sync setting makes the rows invisible before the call returns; it is the
@@ -115,6 +127,7 @@ export function historyStoreOver(driver: HistoryDriver, db: string): HistoryStor
     trackTotals: (q) => trackTotals(driver, db, q),
     count: (filter) => countPositions(driver, db, filter),
     previous: (deviceId, before) => previousPosition(driver, db, deviceId, before),
+    following: (deviceId, at) => followingPosition(driver, db, deviceId, at),
     lastStates: (devices) => lastStates(driver, db, devices),
     latestFixTimes: (deviceIds) => latestFixTimes(driver, db, deviceIds),
     minuteCounts: (range) => minuteCounts(driver, db, range),

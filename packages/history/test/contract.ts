@@ -108,6 +108,16 @@ export function historyContract(name: string, makeHarness: () => Promise<History
       expect(await store.previous(3, { fixTime: T0 + 9000, id: 1 })).toBeUndefined();
     });
 
+    it("finds a device's row at or after a point in time order, the point itself when stored", async () => {
+      await store.insert([row({ id: 10, fixTime: T0 + 1000 }), row({ id: 20, fixTime: T0 + 2000 }), row({ id: 21, fixTime: T0 + 2000 }), row({ id: 99, deviceId: 2, fixTime: T0 + 1500 })]);
+      expect((await store.following(1, { fixTime: T0 + 1500, id: 50 }))?.id).toBe(20);
+      expect((await store.following(1, { fixTime: T0 + 2000, id: 21 }))?.id).toBe(21);
+      expect((await store.following(1, { fixTime: T0 + 2000, id: 20 }))?.id).toBe(20);
+      expect((await store.following(1, { fixTime: T0 + 1000, id: 11 }))?.id).toBe(20);
+      expect(await store.following(1, { fixTime: T0 + 2000, id: 22 })).toBeUndefined();
+      expect(await store.following(3, { fixTime: T0, id: 1 })).toBeUndefined();
+    });
+
     it("filters by device and an inclusive time range, across a month boundary", async () => {
       await store.insert([...rows(1, 1, 5), ...rows(2, 101, 5)]);
       // T0 is two seconds before a month (and so a partition) boundary.

@@ -15,6 +15,12 @@ export interface PositionContext {
   readonly current: LiveState | undefined;
   /** The device's fix just before this one in time (never this one); none before its first. */
   readonly prev: TailPoint | undefined;
+  /**
+   * For a fix older than the device's whole tail, the fix just after it in time (found in
+   * history or the batch), or null for one history already holds (a replay); undefined when the
+   * tail tells, as it does for every other fix.
+   */
+  readonly next: TailPoint | null | undefined;
 
   /** km/h, to 0.01. */
   speedKmh: number;
@@ -52,12 +58,13 @@ export interface Enriched {
 }
 
 /** A context with the batch's findings and nothing derived yet. */
-export function positionContext(raw: RawPosition, device: DeviceInfo, current: LiveState | undefined, prev: TailPoint | undefined): PositionContext {
+export function positionContext(raw: RawPosition, device: DeviceInfo, current: LiveState | undefined, prev: TailPoint | undefined, next?: TailPoint | null): PositionContext {
   return {
     raw,
     device,
     current,
     prev,
+    next,
     speedKmh: 0,
     newest: false,
     latest: false,
@@ -74,8 +81,8 @@ export function positionContext(raw: RawPosition, device: DeviceInfo, current: L
 }
 
 /** Runs `handlers` in order on one position; throws if they left its live state, history row or enriched message unmade. */
-export function runHandlers(handlers: readonly PositionHandler[], raw: RawPosition, device: DeviceInfo, current: LiveState | undefined, prev: TailPoint | undefined): Enriched {
-  const ctx = positionContext(raw, device, current, prev);
+export function runHandlers(handlers: readonly PositionHandler[], raw: RawPosition, device: DeviceInfo, current: LiveState | undefined, prev: TailPoint | undefined, next?: TailPoint | null): Enriched {
+  const ctx = positionContext(raw, device, current, prev, next);
   for (const handle of handlers) handle(ctx);
   const { state, history, enriched } = ctx;
   if (!state || !history || !enriched) throw new Error("the position handlers made no live state, history row or enriched message");

@@ -25,11 +25,18 @@ function spikeCorrection(tail: readonly TailPoint[], raw: Fix, km: number): numb
   return between(before, raw) - toSpike - km;
 }
 
+/** The detour a late fix `raw` between `prev` and `next` shows: a→b→c less a→c, never negative; none for a spike between them. */
+function detourVia(prev: Fix, raw: Fix, next: Fix): number {
+  const [toRaw, fromRaw] = [between(prev, raw), between(raw, next)];
+  if (isFast(toRaw, prev, raw) && isFast(fromRaw, raw, next)) return 0;
+  return Math.max(0, toRaw + fromRaw - between(prev, next));
+}
+
 /**
  * What the odometer gains when a late fix lands between two it already counted, `prev` and
  * the next one in the tail: the detour through it, which the straight step between them
- * missed (never negative). Nothing for a fix the tail already holds (a replay), one older
- * than the tail's span (its neighbours are not both known), or a spike between them.
+ * missed. Nothing for a fix the tail already holds (a replay), nor for one whose fix before
+ * is not in the tail (older fixes come with their next point from history: `ctx.next`).
  */
 function detour(tail: readonly TailPoint[], prev: TailPoint, raw: Fix & { id: number }): number {
   let next: TailPoint | undefined;
@@ -39,10 +46,7 @@ function detour(tail: readonly TailPoint[], prev: TailPoint, raw: Fix & { id: nu
     if (t.id === prev.id) prevHeld = true;
     if (before(raw, t) && (next === undefined || before(t, next))) next = t;
   }
-  if (!prevHeld || next === undefined) return 0;
-  const [toRaw, fromRaw] = [between(prev, raw), between(raw, next)];
-  if (isFast(toRaw, prev, raw) && isFast(fromRaw, raw, next)) return 0;
-  return Math.max(0, toRaw + fromRaw - between(prev, next));
+  return prevHeld && next !== undefined ? detourVia(prev, raw, next) : 0;
 }
 
 /**
@@ -56,7 +60,8 @@ export const distance: PositionHandler = (ctx) => {
   const km = prev ? between(prev, raw) : 0;
   ctx.distanceKm = Math.round(km * 1e6) / 1e6;
   if (!ctx.newest) {
-    const late = prev !== undefined && current!.tail !== undefined ? detour(current!.tail, prev, raw) : 0;
+    const { next } = ctx;
+    const late = prev === undefined || next === null ? 0 : next !== undefined ? detourVia(prev, raw, next) : current!.tail !== undefined ? detour(current!.tail, prev, raw) : 0;
     ctx.odometerKm = current!.odometerKm + Math.round(late * 1e6) / 1e6;
     return;
   }
