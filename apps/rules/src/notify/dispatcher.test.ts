@@ -1,5 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { createAlert, createDevice, createUser, destroyAlert, listEventNotifications, openDb, recordEvents, type DbHandle, type NotificationRow } from "@fleet/db";
+import { createAlert, createDevice, createUser, destroyAlert, listEventNotifications, openDb, recordEvents, setUserActive, type DbHandle, type NotificationRow } from "@fleet/db";
 import { tempPglite, waitFor } from "@fleet/testkit";
 import { alertValues } from "../../test/fixture.js";
 import { startDispatcher } from "./dispatcher.js";
@@ -94,6 +94,30 @@ describe("the notification dispatcher's retention", () => {
       await waitFor("the slow one delivered", async () => sent.includes(slow!.id), 5000, 10);
     } finally {
       release();
+      await dispatcher.close();
+    }
+  });
+
+  it("gives up a queued notification once its owner may no longer sign in, and sends the next one after it is let in again", async () => {
+    const db = handle.db;
+    const user = await createUser(db, { email: "shut-out@test.local", password: "secret-1" });
+    const device = await createDevice(db, user.id, { name: "Van", imei: "shut-out-imei" });
+    const alert = await createAlert(db, user.id, alertValues({ type: "sos", devices: [device.id] }));
+    const event = (key: string) => ({ userId: user.id, deviceId: device.id, alertId: alert, type: "sos" as const, message: "SOS", time: new Date(), latitude: 54.7, longitude: 25.3, dedupeKey: key });
+    const hook = () => [{ channel: "webhook" as const, payload: { url: "https://hooks.example.com/x" } }];
+    const sent: number[] = [];
+    // Queued while the owner could sign in, taken after an administrator shut it out.
+    const [queued] = await recordEvents(db, [event("queued")], hook);
+    await setUserActive(db, { id: user.id }, false);
+    const dispatcher = startDispatcher({ db, channels: { webhook: async (row: NotificationRow) => void sent.push(row.eventId) }, logger: quiet, everyMs: 20 });
+    try {
+      await waitFor("the shut-out owner's one given up", async () => (await listEventNotifications(db, [queued!.id]))[0]!.status === "failed", 5000, 10);
+      expect((await listEventNotifications(db, [queued!.id]))[0]!.lastError).toBe("the account may not sign in (deactivated or expired)");
+      await setUserActive(db, { id: user.id }, true);
+      const [later] = await recordEvents(db, [event("later")], hook);
+      await waitFor("the next one delivered", async () => sent.includes(later!.id), 5000, 10);
+      expect(sent).toEqual([later!.id]);
+    } finally {
       await dispatcher.close();
     }
   });

@@ -1,4 +1,4 @@
-import { claimDueNotifications, eventsOfDeletedAlerts, finishNotification, pruneNotifications, type Db, type NotificationRow } from "@fleet/db";
+import { claimDueNotifications, finishNotification, undeliverableEvents, pruneNotifications, type Db, type NotificationRow } from "@fleet/db";
 import { PermanentDeliveryError, webhookHost, type Channel } from "./channels.js";
 import type { NotificationChannel } from "@fleet/db";
 
@@ -53,10 +53,11 @@ export function startDispatcher(opts: DispatcherOptions): Dispatcher {
   const giveUpAfterMs = opts.giveUpAfterMs ?? 60 * 60_000;
   let running: Promise<Promise<void>[]> | undefined;
 
-  async function deliver(row: NotificationRow, alertGone: boolean): Promise<void> {
+  /** `refused`: why the event's notifications are no longer sent (undeliverableEvents), if they are not. */
+  async function deliver(row: NotificationRow, refused: string | undefined): Promise<void> {
     const channel = opts.channels[row.channel];
     try {
-      if (alertGone) throw new PermanentDeliveryError("the alert was deleted");
+      if (refused !== undefined) throw new PermanentDeliveryError(refused);
       if (!channel) throw new PermanentDeliveryError(`no ${row.channel} channel here`);
       await channel(row);
       await finishNotification(opts.db, row.id, { status: "sent" });
@@ -89,11 +90,11 @@ export function startDispatcher(opts: DispatcherOptions): Dispatcher {
     const room = Math.min(opts.batch ?? 20, maxInFlight - inFlight.size);
     if (room <= 0) return [];
     const rows = await claimDueNotifications(opts.db, { limit: room, leaseMs: opts.leaseMs ?? 60_000, now: new Date(now()) });
-    const gone = await eventsOfDeletedAlerts(opts.db, [...new Set(rows.map((r) => r.eventId))]);
+    const refused = await undeliverableEvents(opts.db, [...new Set(rows.map((r) => r.eventId))]);
     return rows.map((r) => {
       // Nobody awaits a delivery the timer started: a store that failed while recording its outcome is
       // logged here (the lease runs out and it is taken again), never left an unhandled rejection.
-      const delivery: Promise<void> = deliver(r, gone.has(r.eventId))
+      const delivery: Promise<void> = deliver(r, refused.get(r.eventId))
         .catch((err: unknown) => opts.logger.warn({ err, notificationId: r.id }, "could not record a notification's outcome; it will be taken again"))
         .finally(() => inFlight.delete(delivery));
       inFlight.add(delivery);

@@ -1,7 +1,9 @@
-import { and, eq, inArray, isNull, lt, lte, sql } from "drizzle-orm";
+import { and, eq, inArray, lt, lte, sql } from "drizzle-orm";
 import type { Queryable, Tx } from "../client.js";
 import { events, type EventRow } from "../schema/events.js";
 import { notifications, type NotificationChannel, type NotificationRow } from "../schema/notifications.js";
+import { users } from "../schema/users.js";
+import { isUserUsable } from "./users.js";
 import type { EventInput } from "./events.js";
 
 /** A notification to queue with its event: the channel and what its adapter sends. */
@@ -89,13 +91,24 @@ export async function claimDueNotifications(db: Queryable, opts: { limit: number
 }
 
 /**
- * Of these events, the ones whose alert is gone (deleted: the event keeps no alert): their
- * notifications are not sent, nor tried again, as an operator deleting a noisy alert expects.
+ * Of these events, the ones whose notifications are no longer sent nor tried again, with why:
+ * the alert is gone (deleted: the event keeps no alert), as an operator deleting a noisy alert
+ * expects, or its owner may no longer sign in (deactivated or expired since it was queued), as
+ * a shut-out account's alerts fire nothing.
  */
-export async function eventsOfDeletedAlerts(db: Queryable, eventIds: readonly number[]): Promise<Set<number>> {
-  if (eventIds.length === 0) return new Set();
-  const rows = await db.select({ id: events.id }).from(events).where(and(inArray(events.id, [...eventIds]), isNull(events.alertId)));
-  return new Set(rows.map((r) => r.id));
+export async function undeliverableEvents(db: Queryable, eventIds: readonly number[]): Promise<Map<number, string>> {
+  const out = new Map<number, string>();
+  if (eventIds.length === 0) return out;
+  const rows = await db
+    .select({ id: events.id, alertId: events.alertId, active: users.active, expirationDate: users.expirationDate })
+    .from(events)
+    .innerJoin(users, eq(users.id, events.userId))
+    .where(inArray(events.id, [...eventIds]));
+  for (const r of rows) {
+    if (r.alertId === null) out.set(r.id, "the alert was deleted");
+    else if (!isUserUsable(r)) out.set(r.id, "the account may not sign in (deactivated or expired)");
+  }
+  return out;
 }
 
 /** How an attempt ended: delivered, failed for good, or due again at `retryAt`. */
