@@ -6,6 +6,7 @@ import { createSmtpMailer } from "@fleet/mail";
 import { hasService, smtpTestServer, type SmtpTestServer } from "@fleet/testkit";
 import { TrackBuilder } from "@fleet/trips/testing";
 import { planReportRuns, runScheduledReports, type ReportScheduleDeps } from "../src/domain/report-schedule.js";
+import { slots } from "../src/lib/slots.js";
 import { liveRecordCache } from "../src/lib/live-records.js";
 import { ApiHarness, ok, type RecordsStore } from "./fixture.js";
 
@@ -35,7 +36,7 @@ function describeSchedule(kind: RecordsStore): void {
       const mailer = createSmtpMailer({ url: smtp.url, from: "Fleet <no-reply@fleet.test>", logger: quiet });
       h = new ApiHarness(kind, { mailer });
       await h.open();
-      deps = { db: h.db, history: h.history, geocoder: createGeocoder({ logger: quiet }), records: liveRecordCache(h.db, h.live, { maxDevices: 1000 }), mailer, logger: quiet };
+      deps = { db: h.db, history: h.history, geocoder: createGeocoder({ logger: quiet }), records: liveRecordCache(h.db, h.live, { maxDevices: 1000 }), mailer, slots: slots(1), logger: quiet };
     });
     afterAll(async () => {
       await h.close();

@@ -2,6 +2,7 @@ import { describe, expect, it } from "vitest";
 import { AddSensorResponseSchema, GenerateReportResponseSchema, GeoCreatedSchema } from "@fleet/contracts";
 import { recordEvents, setUserActive } from "@fleet/db";
 import { TrackBuilder } from "@fleet/trips/testing";
+import { LISTED_POSITIONS_MAX } from "../src/domain/report-making.js";
 import { describeApi, failure, invalid, ok, type ApiHarness, type TestUser } from "./fixture.js";
 
 /*
@@ -252,6 +253,22 @@ describeApi("generate_report", (h) => {
       // A customer-specific type (24) has nothing to lay out.
       expect(invalid(await h.post("/generate_report", body({ type: 24 })))).toEqual({ type: "Customer-specific report (24) reports cannot be generated yet." });
       expect(failure(await h.post("/generate_report", { body: { title: "x" } }), 401)).toBe("Unauthenticated.");
+    });
+
+    it("refuses object history of more positions than it lists, before making anything, and makes a shorter one", async () => {
+      const user = await h.newUser();
+      const device = await h.addDevice(user, { name: "Chatty", min_moving_speed: 6 });
+      const [template] = tenMinuteStop(device);
+      const first = (nextId += 100_000);
+      // A fix a second from 08:00 for 50,001 s: one more than object history lists.
+      await h.history.insert(Array.from({ length: LISTED_POSITIONS_MAX + 1 }, (_, i) => ({ ...template!, id: first + i, fixTime: T0 + i * 1000, serverTime: T0 + i * 1000 })));
+      const body = (over: Record<string, unknown>) => ({ user, body: { title: "x", type: 25, format: "html", devices: [device], ...PERIOD, ...over } });
+      expect(invalid(await h.post("/generate_report", body({})))).toEqual({
+        date_to: `The period holds ${LISTED_POSITIONS_MAX + 1} positions of the selected devices; object history lists at most ${LISTED_POSITIONS_MAX}: choose a shorter period or fewer devices.`,
+      });
+      // The same period read for overspeeds, and object history of its first hour, are made.
+      expect((await download(h, (await generate(h, user, { type: 5, format: "html", devices: [device], speed_limit: 100 })).url)).status).toBe(200);
+      expect((await download(h, (await generate(h, user, { type: 25, format: "html", devices: [device], to_time: "08:59:59" })).url)).status).toBe(200);
     });
   });
 });

@@ -5,7 +5,7 @@ import { REPORT_FILE_TYPES } from "@fleet/reports";
 import { clockOf } from "../lib/clock.js";
 import type { LiveRecord, LiveRecordCache } from "../lib/live-records.js";
 import { mailReport, reportFileName } from "./report-mail.js";
-import { canMake, makeReport, type ReportMakingDeps } from "./report-making.js";
+import { canMake, checkReportSize, makeReport, type ReportMakingDeps } from "./report-making.js";
 import { checkedReport } from "./reports.js";
 
 /*
@@ -56,6 +56,7 @@ export async function generateReport(deps: ReportGenerateDeps, user: User, body:
   // Another user's geofence is refused as a missing one is, as add_report refuses it.
   const own = new Set(geofences.map((g) => g.id));
   if (!definition.geofences.every((id) => own.has(id))) throw new InvalidInputError({ geofences: "The selected geofences are invalid." });
+  await checkReportSize(deps, definition.type, devices as LiveRecord[], range);
 
   // The file's type is known before it is made: the link can be handed out now.
   const { contentType, extension } = REPORT_FILE_TYPES[body.format];

@@ -1,10 +1,11 @@
-import { KM_PER_MILE, defaultReportStopMinutes, findReportType, userUnits, type HistoryRange, type ReportFormat } from "@fleet/contracts";
+import { InvalidInputError, KM_PER_MILE, defaultReportStopMinutes, findReportType, userUnits, type HistoryRange, type ReportFormat } from "@fleet/contracts";
 import { findUserDriversByRfid, listUserDeviceEvents, type Db, type Geofence, type ReportInput, type Sensor, type User } from "@fleet/db";
 import type { HistoryStore } from "@fleet/history";
 import * as types from "@fleet/reports";
 import { deviceFigures, deviceGroups, renderReport, type DeviceFigures, type DeviceGroups, type DeviceTrack, type RenderedReport, type ReportContext, type ReportDocument, type ReportGeofence, type ReportHeading } from "@fleet/reports";
 import { segmentTrack } from "@fleet/trips";
 import { clockOf } from "../lib/clock.js";
+import type { Slots } from "../lib/slots.js";
 import { formatDuration } from "../lib/live-item.js";
 import type { LiveRecord } from "../lib/live-records.js";
 import { localTimes } from "../lib/local-times.js";
@@ -20,8 +21,15 @@ import { isFuelLevel, numberAt, segmentOptions } from "./track-cut.js";
 
 export interface ReportMakingDeps extends PlaceDeps, EngineDeps {
   db: Db;
-  history: Pick<HistoryStore, "queryRows" | "trackTotals">;
+  history: Pick<HistoryStore, "queryRows" | "trackTotals" | "count">;
+  /** Reports made at once in this process: each may hold a device's month of positions. */
+  slots: Slots;
 }
+
+/** Positions object history (type 25, a row each) lists at most, over all its devices: about a thousand PDF pages. */
+export const LISTED_POSITIONS_MAX = 50_000;
+/** Positions of one device a report reads into the process at most. */
+export const READ_POSITIONS_MAX = 1_000_000;
 
 type Builder<T> = (heading: ReportHeading, devices: readonly T[], ctx: ReportContext, geofences: readonly ReportGeofence[], parameters: Record<string, number | string>) => ReportDocument;
 
@@ -120,12 +128,34 @@ const reportDevice = (device: LiveRecord["device"]): DeviceTrack["device"] => ({
 });
 
 /**
+ * Refuses, before anything is made, a report whose period holds more positions than it can
+ * lay out: object history past LISTED_POSITIONS_MAX in all, or a device whose positions are read
+ * into the process past READ_POSITIONS_MAX. Four such reports at once used to run the server out
+ * of memory; what the engine cuts reads no positions and is not counted.
+ */
+export async function checkReportSize(deps: Pick<ReportMakingDeps, "history">, type: number, devices: readonly LiveRecord[], range: HistoryRange): Promise<void> {
+  const spec = TYPES[type];
+  if (!spec) return;
+  const read = spec.reads === "track" ? devices : devices.filter((r) => spec.drivers || !cutByEngine(r));
+  const counts = await Promise.all(read.map((r) => deps.history.count({ deviceId: r.device.id, fromMs: range.fromMs, toMs: range.toMs })));
+  const shorter = "choose a shorter period or fewer devices.";
+  const listed = type === 25 ? counts.reduce((a, b) => a + b, 0) : 0;
+  if (listed > LISTED_POSITIONS_MAX) throw new InvalidInputError({ date_to: `The period holds ${listed} positions of the selected devices; object history lists at most ${LISTED_POSITIONS_MAX}: ${shorter}` });
+  const most = Math.max(0, ...counts);
+  if (most > READ_POSITIONS_MAX) throw new InvalidInputError({ date_to: `The period holds ${most} positions of one device; a report reads at most ${READ_POSITIONS_MAX} a device: ${shorter}` });
+}
+
+/**
  * The report's file: what its type reads of each device over the period, laid out by its type,
  * rendered in `format`. Tracks are read one device at a time and, but for the types that
  * combine devices, laid out one at a time: a month of a fleet's positions does not fit in
  * memory at once. What the history engine cuts (report-engine.ts) is asked for all at once.
  */
-export async function makeReport(deps: ReportMakingDeps, user: User, definition: Definition, of: ReportRecords, range: HistoryRange, format: ReportFormat): Promise<RenderedReport> {
+export function makeReport(deps: ReportMakingDeps, user: User, definition: Definition, of: ReportRecords, range: HistoryRange, format: ReportFormat): Promise<RenderedReport> {
+  return deps.slots.run(() => made(deps, user, definition, of, range, format));
+}
+
+async function made(deps: ReportMakingDeps, user: User, definition: Definition, of: ReportRecords, range: HistoryRange, format: ReportFormat): Promise<RenderedReport> {
   const { devices } = of;
   const type = findReportType(definition.type)!;
   const spec = TYPES[type.type];

@@ -4,7 +4,7 @@ import type { Mailer } from "@fleet/mail";
 import { clockOf } from "../lib/clock.js";
 import type { LiveRecord, LiveRecordCache } from "../lib/live-records.js";
 import { mailReport } from "./report-mail.js";
-import { canMake, makeReport, type ReportMakingDeps } from "./report-making.js";
+import { canMake, checkReportSize, makeReport, type ReportMakingDeps } from "./report-making.js";
 import { duePeriods } from "./report-periods.js";
 
 /*
@@ -51,6 +51,7 @@ async function run(deps: ReportScheduleDeps, job: ReportJob): Promise<"sent" | "
   const devices = report.devices.map((id) => records.get(id)).filter((d): d is LiveRecord => d !== undefined);
   const format = report.format as ReportFormat;
   const range = { fromMs: job.periodFrom.getTime(), toMs: job.periodTo.getTime() - 1 };
+  await checkReportSize(deps, report.type, devices, range);
   // Parameters were checked against the type's declarations when the definition was saved.
   const file = await makeReport(deps, user, { ...report, parameters: report.parameters as Record<string, number | string> }, { devices, geofences }, range, format);
   const clock = clockOf(user);

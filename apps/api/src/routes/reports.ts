@@ -11,9 +11,9 @@ const GENERATE_WAIT_MS = 20_000;
 const LINK_TTL_MS = 24 * 3_600_000;
 
 export const reportRoutes: FastifyPluginAsyncTypebox = async (app) => {
-  const { db, history, liveRecords, mailer, geocoder } = app.services;
+  const { db, history, liveRecords, mailer, geocoder, reportSlots } = app.services;
   const api = endpoints(app, ["Report"]);
-  const generating: ReportGenerateDeps = { db, records: liveRecords, history, geocoder, mailer, logger: app.log, waitMs: GENERATE_WAIT_MS, ttlMs: LINK_TTL_MS };
+  const generating: ReportGenerateDeps = { db, records: liveRecords, history, geocoder, mailer, slots: reportSlots, logger: app.log, waitMs: GENERATE_WAIT_MS, ttlMs: LINK_TTL_MS };
 
   api.get("/get_reports_types", { summary: "Every report type with its formats, fields and parameters, keyed by type id", response: contracts.GetReportsTypesResponseSchema }, reports.types);
   api.get("/get_reports", { summary: "The user's report definitions, a page at a time, by id; and the report types", query: contracts.GetReportsQuerySchema, response: contracts.GetReportsResponseSchema }, ({ user, query, req }) =>

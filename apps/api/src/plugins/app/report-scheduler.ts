@@ -11,8 +11,8 @@ export default fp(
   async function reportScheduler(app: FastifyInstance) {
     const everyMs = app.services.settings.reportScheduleEveryMs ?? 0;
     if (everyMs <= 0) return;
-    const { db, history, liveRecords, mailer, geocoder } = app.services;
-    const deps: ReportScheduleDeps = { db, history, geocoder, records: liveRecords, mailer, logger: app.log };
+    const { db, history, liveRecords, mailer, geocoder, reportSlots } = app.services;
+    const deps: ReportScheduleDeps = { db, history, geocoder, records: liveRecords, mailer, slots: reportSlots, logger: app.log };
     let running: Promise<unknown> | undefined;
     let timer: NodeJS.Timeout | undefined;
     const tick = () => {

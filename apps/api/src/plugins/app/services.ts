@@ -12,6 +12,7 @@ import { liveStateCache, type LiveStateCache } from "../../lib/live-states.js";
 import { restoringLive } from "../../lib/restoring-live.js";
 import { rulesNotices, type RulesNoticeSender, type RulesNotices } from "../../lib/rules-notices.js";
 import { userCache, type UserCache } from "../../lib/user-cache.js";
+import { slots, type Slots } from "../../lib/slots.js";
 import type { AuthLimits } from "./auth-limits.js";
 
 export interface ApiSettings {
@@ -62,6 +63,8 @@ export interface Services {
   mailer: Mailer;
   /** Addresses of points and points of addresses; never rejects (a failed lookup is an empty address). */
   geocoder: Geocoder;
+  /** Reports made at once by this process (generate_report and the scheduled ones): one, the rest wait. */
+  reportSlots: Slots;
   settings: ApiSettings;
 }
 
@@ -69,7 +72,7 @@ export interface Services {
  * What the API is given; the services it builds on them (the caches) are its own.
  * `listen`: the database's notices, without which no user is kept between requests.
  */
-export type ServicesOptions = Omit<Services, "liveRecords" | "liveStates" | "users" | "mailer" | "historyPages" | "rulesNotices" | "geocoder"> & {
+export type ServicesOptions = Omit<Services, "liveRecords" | "liveStates" | "users" | "mailer" | "historyPages" | "rulesNotices" | "geocoder" | "reportSlots"> & {
   /** Absent (tests of other routes), every mail fails as unconfigured. */
   mailer?: Mailer;
   /** A geocoder of the caller's (a test's); absent, one is made from settings.geocoder with the app's logger. */
@@ -122,7 +125,7 @@ export default fp(
       app.addHook("onClose", () => listener!.close());
     }
     const geocoder = opts.geocoder ?? createGeocoder({ ...opts.settings.geocoder, logger: app.log.child({ part: "geocoder" }) });
-    app.decorate("services", { db: opts.db, live, liveRecords, liveStates, users, history: opts.history, historyPages: historyPager(opts.history), commands: opts.commands, deadLetters: opts.deadLetters, rulesNotices: notices, mailer: opts.mailer ?? noMailer, geocoder, settings: opts.settings });
+    app.decorate("services", { db: opts.db, live, liveRecords, liveStates, users, history: opts.history, historyPages: historyPager(opts.history), commands: opts.commands, deadLetters: opts.deadLetters, rulesNotices: notices, mailer: opts.mailer ?? noMailer, geocoder, reportSlots: slots(1), settings: opts.settings });
   },
   { name: "services" },
 );
