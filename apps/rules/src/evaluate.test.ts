@@ -18,6 +18,18 @@ describe("a batch run again", () => {
   });
 });
 
+describe("a device whose clock jumped ahead once", () => {
+  it("fires on its true fixes a minute after the glitch arrived, not only once the glitch's day came", () => {
+    const rules = deviceRules([alert({ id: 1, type: "sos" })]);
+    const sos = { attributes: { alarm: "sos" } };
+    // A fix dated a day ahead arrives at T0; true fixes follow every 30 s, an SOS in the third.
+    const glitch = position({ fixTime: T0 + 86_400_000, serverTime: T0 });
+    const after = [1, 2, 3].map((k) => position({ id: 100 + k, fixTime: T0 + k * 30_000, serverTime: T0 + k * 30_000, ...(k === 3 ? sos : {}) }));
+    const r = runTrack(rules, [glitch, ...after]);
+    expect(r.events.map((e) => [e.type, e.time.getTime()])).toEqual([["sos", T0 + 90_000]]);
+  });
+});
+
 describe("an event's fields", () => {
   it("carries the position's power as a number, whether the device sent it as a number or as a form's text", () => {
     const rules = deviceRules([alert({ id: 1, type: "overspeed", attributes: { overspeed: 90 } })]);

@@ -1,4 +1,4 @@
-import type { EnrichedPosition } from "@fleet/contracts";
+import { heldUntil, type EnrichedPosition } from "@fleet/contracts";
 import type { EventInput } from "@fleet/db";
 import type { RuleState } from "@fleet/live";
 import { toNumber } from "@fleet/sensors";
@@ -200,7 +200,8 @@ export function evaluateDevice(rules: DeviceRules, positions: readonly EnrichedP
     // produced, it would find different ones.
     if (!position.latest || (fix !== undefined && position.fixTime <= fix)) continue;
     reading.at(position, fix);
-    fix = position.fixTime;
+    // As the tracker's latest: a fix whose clock ran ahead holds off the next ones a minute at most.
+    fix = heldUntil(position);
     // The geofence alerts run only when the device's geofences changed; a GPS jump moves it in
     // or out of nothing, and where it was first seen is learnt, not entered.
     let crossed: readonly Watch[] = NO_WATCHES;

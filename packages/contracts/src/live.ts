@@ -20,6 +20,17 @@ export const TAIL_MAX = 30;
  */
 export const ENGINE_STEP_MAX_MS = 3_600_000;
 
+/**
+ * How far past its arrival a fix's time may run and still hold off the fixes after it, in the
+ * tracker's latest fix and the rules service's. A device's clock that jumps a day ahead once
+ * would otherwise make every true fix after it "older" until that day came: its live position
+ * frozen, its alerts silent (a probe's device missed an SOS so).
+ */
+export const CLOCK_AHEAD_MS = 60_000;
+
+/** The time a fix later than this one must pass: its own, or no more than its arrival plus CLOCK_AHEAD_MS. */
+export const heldUntil = (fix: { fixTime: number; serverTime: number }): number => Math.min(fix.fixTime, fix.serverTime + CLOCK_AHEAD_MS);
+
 /** What the live store holds per device: its newest fix and a short tail of recent points. */
 export const LiveStateSchema = Type.Object({
   deviceId: Type.Integer(),

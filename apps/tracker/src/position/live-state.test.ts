@@ -37,6 +37,11 @@ describe("the live state after a position", () => {
   it("is the current state with the point in its tail and the odometer the distance handler left, for an older fix", () => {
     const ctx = Object.assign(positionContext(raw(4), device, current, undefined), { newest: false, speedKmh: 18.52, odometerKm: 10.5 });
     liveState(ctx);
+    // It reached the server (4005) before the latest did (5000): the last contact stays.
     expect(ctx.state).toEqual({ ...current, odometerKm: 10.5, tail: [point(3), { id: 4, fixTime: 4000, latitude: 55, longitude: 26 }, point(5)] });
+    // A late fix arriving now is the device's last contact.
+    const now = Object.assign(positionContext({ ...raw(4), serverTime: 9000 }, device, current, undefined), { newest: false, odometerKm: 10 });
+    liveState(now);
+    expect(now.state).toMatchObject({ positionId: 5, fixTime: 5000, serverTime: 9000 });
   });
 });

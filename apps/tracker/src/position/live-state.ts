@@ -23,15 +23,16 @@ export function withPoint(tail: readonly TailPoint[], point: TailPoint): TailPoi
 /**
  * The device's live state after this position: the newest fix with the running values
  * the handlers before worked out, or, for an older fix, the current state with only the
- * point added to its tail (so later fixes find it as their predecessor) and the odometer
- * with the detour it showed.
+ * point added to its tail (so later fixes find it as their predecessor), the odometer with
+ * the detour it showed, and its arrival as the device's last contact.
  */
 export const liveState: PositionHandler = (ctx) => {
   const { raw, current } = ctx;
   const tail = withPoint(current?.tail ?? [], { id: raw.id, fixTime: raw.fixTime, latitude: raw.latitude, longitude: raw.longitude });
   let state: LiveState;
   if (current && !ctx.newest) {
-    state = { ...current, odometerKm: ctx.odometerKm, tail };
+    // Any fix is contact: a device emptying its backlog is online, and not offline to its alerts.
+    state = { ...current, serverTime: Math.max(current.serverTime, raw.serverTime), odometerKm: ctx.odometerKm, tail };
   } else {
     state = Object.assign(fixFields(ctx), {
       positionId: raw.id,
