@@ -44,4 +44,11 @@ describe("the live state after a position", () => {
     liveState(now);
     expect(now.state).toMatchObject({ positionId: 5, fixTime: 5000, serverTime: 9000 });
   });
+
+  it("keeps the readings a newer fix leaves out, but not its alarm or event", () => {
+    const before: LiveState = { ...current, attributes: { fuel: 80, hours: 2000, ignition: true, alarm: "sos", event: 12 } };
+    const heartbeat = Object.assign(positionContext({ ...raw(6), attributes: { ignition: false, sat: 7 } }, device, before, undefined), { newest: true });
+    liveState(heartbeat);
+    expect(heartbeat.state!.attributes).toEqual({ fuel: 80, hours: 2000, ignition: false, sat: 7 });
+  });
 });

@@ -1,4 +1,4 @@
-import { TAIL_MAX, type LiveState, type TailPoint } from "@fleet/contracts";
+import { TAIL_MAX, type Attributes, type LiveState, type TailPoint } from "@fleet/contracts";
 import { fixFields, type PositionHandler } from "./context.js";
 import { before } from "./order.js";
 
@@ -20,6 +20,21 @@ export function withPoint(tail: readonly TailPoint[], point: TailPoint): TailPoi
   return next.length > TAIL_MAX ? next.slice(next.length - TAIL_MAX) : next;
 }
 
+/** What a fix tells of that moment only: not carried to the fixes after it. */
+const MOMENTARY = new Set(["alarm", "event", "result"]);
+
+/**
+ * The newest fix's attributes over the values the device sent before and left out of it: a
+ * heartbeat or an alarm message without the fuel, odometer or engine-hours tag keeps the last
+ * reading (the vendor's sensors keep their last value), not "-" or a fallback counter.
+ */
+export function carriedAttributes(before: Attributes | undefined, now: Attributes): Attributes {
+  if (before === undefined) return now;
+  const out: Record<string, Attributes[string]> = {};
+  for (const k in before) if (!MOMENTARY.has(k)) out[k] = before[k]!;
+  return Object.assign(out, now);
+}
+
 /**
  * The device's live state after this position: the newest fix with the running values
  * the handlers before worked out, or, for an older fix, the current state with only the
@@ -35,6 +50,7 @@ export const liveState: PositionHandler = (ctx) => {
     state = { ...current, serverTime: Math.max(current.serverTime, raw.serverTime), odometerKm: ctx.odometerKm, tail };
   } else {
     state = Object.assign(fixFields(ctx), {
+      attributes: carriedAttributes(current?.attributes, raw.attributes),
       positionId: raw.id,
       movedAt: ctx.movedAt,
       odometerKm: ctx.odometerKm,
