@@ -217,4 +217,13 @@ describe("tracker pipeline on the embedded stores", () => {
     await sent("other", range(10, 30).reverse());
     expect((await live.getStates([2])).get(2)!.odometerKm).toBeCloseTo(path, 5);
   });
+
+  it("moves the live position on past a fix dated a day ahead once true fixes every 20 s pass a minute after it", async () => {
+    const at = (id: number, arrived: number, fixTime = arrived): RawPosition => ({ ...raw(id, 0), fixTime: T0 + fixTime, serverTime: T0 + arrived });
+    await pipeline.handleBatch([message(at(1, 0)), message(at(2, 2_000, 86_400_000))]);
+    for (let k = 1; k <= 4; k++) await pipeline.handleBatch([message(at(2 + k, 2_000 + k * 20_000))]);
+    const state = (await live.getStates([1])).get(1)!;
+    // 20, 40 and 60 s after it the glitch holds; at 80 s the true fix passes it.
+    expect([state.positionId, state.fixTime, state.serverTime]).toEqual([6, T0 + 82_000, T0 + 82_000]);
+  });
 });

@@ -28,8 +28,12 @@ export const ENGINE_STEP_MAX_MS = 3_600_000;
  */
 export const CLOCK_AHEAD_MS = 60_000;
 
-/** The time a fix later than this one must pass: its own, or no more than its arrival plus CLOCK_AHEAD_MS. */
-export const heldUntil = (fix: { fixTime: number; serverTime: number }): number => Math.min(fix.fixTime, fix.serverTime + CLOCK_AHEAD_MS);
+/**
+ * The time a fix later than this one must pass: its own, or no more than its arrival plus
+ * CLOCK_AHEAD_MS. A live state's arrival is `arrivedAt` (its serverTime is the last contact,
+ * which later fixes taken as older move on: held from it, the hold would never end).
+ */
+export const heldUntil = (fix: { fixTime: number; serverTime: number; arrivedAt?: number }): number => Math.min(fix.fixTime, (fix.arrivedAt ?? fix.serverTime) + CLOCK_AHEAD_MS);
 
 /** What the live store holds per device: its newest fix and a short tail of recent points. */
 export const LiveStateSchema = Type.Object({
@@ -45,6 +49,11 @@ export const LiveStateSchema = Type.Object({
   engineOn: Type.Optional(Type.Boolean()),
   /** Running engine-on time in seconds, summed by the tracker between fixes with the engine on. Absent in states written before it existed. */
   engineSeconds: Type.Optional(Type.Number()),
+  /**
+   * Epoch ms the latest fix arrived; `serverTime` is the device's last contact, which an older
+   * fix arriving later moves too. Absent in states written before it existed (serverTime then).
+   */
+  arrivedAt: Type.Optional(Type.Integer()),
   tail: Type.Array(TailPointSchema),
 });
 export type LiveState = Static<typeof LiveStateSchema>;

@@ -36,6 +36,9 @@ it("lets true fixes pass a latest fix whose clock ran ahead, a minute after it a
   expect(standing({ ...raw(21, T + 30_000), serverTime: T + 30_000 }, ahead)).toEqual({ newest: false, latest: false });
   expect(standing({ ...raw(19, T - 600_000), serverTime: T + 90_000 }, ahead)).toEqual({ newest: false, latest: false });
   expect(standing({ ...raw(20, T + 86_400_000), serverTime: T + 95_000 }, ahead)).toEqual({ newest: false, latest: true });
+  // Older fixes arriving since moved its last contact, not its arrival: the hold still ends a minute after it.
+  const contacted = { ...ahead, serverTime: T + 60_000, arrivedAt: T };
+  expect(standing({ ...raw(22, T + 70_000), serverTime: T + 70_000 }, contacted)).toEqual({ newest: true, latest: true });
   // A clock steadily two hours ahead moves on as usual.
   const steady = { ...current, positionId: 30, fixTime: T + 7_200_000, serverTime: T };
   expect(standing({ ...raw(31, T + 7_210_000), serverTime: T + 10_000 }, steady)).toEqual({ newest: true, latest: true });

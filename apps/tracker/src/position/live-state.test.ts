@@ -31,7 +31,7 @@ describe("the live state after a position", () => {
   it("is the newest fix with the running values the handlers before worked out", () => {
     const ctx = Object.assign(positionContext(raw(6), device, current, undefined), { newest: true, speedKmh: 18.52, movedAt: 6000, odometerKm: 11, engineOn: true, engineSeconds: 1 });
     liveState(ctx);
-    expect(ctx.state).toEqual({ deviceId: 7, positionId: 6, uniqueId: "123", protocol: "osmand", latitude: 55, longitude: 26, altitude: 3, course: 4, speedKmh: 18.52, fixTime: 6000, serverTime: 6005, attributes: { sat: 9 }, movedAt: 6000, odometerKm: 11, engineOn: true, engineSeconds: 1, tail: [point(3), point(5), { id: 6, fixTime: 6000, latitude: 55, longitude: 26 }] });
+    expect(ctx.state).toEqual({ deviceId: 7, positionId: 6, uniqueId: "123", protocol: "osmand", latitude: 55, longitude: 26, altitude: 3, course: 4, speedKmh: 18.52, fixTime: 6000, serverTime: 6005, attributes: { sat: 9 }, movedAt: 6000, odometerKm: 11, engineOn: true, engineSeconds: 1, arrivedAt: 6005, tail: [point(3), point(5), { id: 6, fixTime: 6000, latitude: 55, longitude: 26 }] });
   });
 
   it("is the current state with the point in its tail and the odometer the distance handler left, for an older fix", () => {

@@ -51,6 +51,7 @@ export const liveState: PositionHandler = (ctx) => {
   } else {
     state = Object.assign(fixFields(ctx), {
       attributes: carriedAttributes(current?.attributes, raw.attributes),
+      arrivedAt: raw.serverTime,
       positionId: raw.id,
       movedAt: ctx.movedAt,
       odometerKm: ctx.odometerKm,
