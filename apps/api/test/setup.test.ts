@@ -354,6 +354,7 @@ describeApi("account and setup", (h) => {
         ["a gateway URL that is not http(s)", { sms_gateway_url: "javascript:alert(1)" }, "sms_gateway_url"],
         ["an oversized gateway URL", { sms_gateway_url: `https://x.example/${"a".repeat(2048)}` }, "sms_gateway_url"],
         ["an enabled HTTP gateway without a URL", { sms_gateway: 1, request_method: "get" }, "sms_gateway_url"],
+        ["a gateway URL carrying a password", { sms_gateway: 1, request_method: "get", sms_gateway_url: "http://u:UrlSecret9@gw.example.com/x" }, "sms_gateway_url"],
         ["a week start day of 8", { week_start_day: 8 }, "week_start_day"],
         ["an injection string as a unit", { unit_of_distance: "'; drop table users; --" }, "unit_of_distance"],
       ])("refuses %s and changes nothing", async (_label, fields, key) => {

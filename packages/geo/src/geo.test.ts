@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { distanceKm, inCircle, inGeofence, inPolygon, selfIntersects } from "./geo.js";
+import { distanceKm, inCircle, inGeofence, inPolygon, ringCenter, selfIntersects } from "./geo.js";
 
 describe("distanceKm", () => {
   it("matches known city distances", () => {
@@ -72,5 +72,17 @@ describe("inGeofence", () => {
   it("holds nothing in a circle missing its centre or radius", () => {
     expect(inGeofence({ lat: 0, lng: 0 }, { type: "circle", coordinates: [], center: null, radius: 100 })).toBe(false);
     expect(inGeofence({ lat: 0, lng: 0 }, { type: "circle", coordinates: [], center: { lat: 0, lng: 0 }, radius: null })).toBe(false);
+  });
+});
+
+describe("ringCenter", () => {
+  it("is the middle of the ring's box, across the antimeridian the short way round", () => {
+    expect(ringCenter([{ lat: 54, lng: 25 }, { lat: 54, lng: 26 }, { lat: 55, lng: 26 }, { lat: 55, lng: 25 }])).toEqual({ lat: 54.5, lng: 25.5 });
+    // Fiji: 179° E to 179° W is two degrees wide, its middle on the antimeridian, not at 0°.
+    const fiji = ringCenter([{ lat: -16, lng: 179 }, { lat: -16, lng: -179 }, { lat: -19, lng: -179 }, { lat: -19, lng: 179 }, { lat: -16, lng: 179 }])!;
+    expect(fiji.lat).toBe(-17.5);
+    expect(Math.abs(fiji.lng)).toBe(180);
+    expect(inPolygon(fiji, [{ lat: -16, lng: 179 }, { lat: -16, lng: -179 }, { lat: -19, lng: -179 }, { lat: -19, lng: 179 }])).toBe(true);
+    expect(ringCenter([{ lat: 1, lng: 1 }, { lat: 2, lng: 2 }])).toBeNull();
   });
 });

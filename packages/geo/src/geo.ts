@@ -77,3 +77,15 @@ export function selfIntersects(closedRing: readonly LatLng[]): boolean {
   }
   return false;
 }
+
+/**
+ * The middle of a ring's bounding box, where a client can label it: taken with each step the
+ * short way round, as containment takes it, so a zone across the antimeridian gets a middle
+ * in it rather than on the far side of the planet. Null for a ring that holds nothing.
+ */
+export function ringCenter(ring: readonly LatLng[]): LatLng | null {
+  const r = prepareRing(ring);
+  if (!r) return null;
+  const lng = (r.west + r.east) / 2;
+  return { lat: (r.south + r.north) / 2, lng: lng > 180 ? lng - 360 : lng < -180 ? lng + 360 : lng };
+}

@@ -12,7 +12,7 @@ import {
   type UserClock,
 } from "@fleet/contracts";
 import { createGeofence, destroyGeofence, listUserGeofenceGroups, listUserGeofences, setGeofencesActive, updateGeofence, type Db, type Geofence, type GeofenceInput, type User } from "@fleet/db";
-import { inGeofence, isSimpleRing, type LatLng } from "@fleet/geo";
+import { inGeofence, isSimpleRing, ringCenter, type LatLng } from "@fleet/geo";
 import { clockOf } from "../lib/clock.js";
 import { groupRecord } from "./geofence-groups.js";
 import { found } from "./found.js";
@@ -80,8 +80,10 @@ function input(b: AddGeofenceBody): GeofenceInput {
   };
 }
 
-/** The middle of the ring's bounding box: where a client can label a polygon. */
+/** The middle of the ring's bounding box: where a client can label a polygon (across the antimeridian too). */
 function boxCenter(ring: readonly LatLng[]): LatLng {
+  const center = ringCenter(ring);
+  if (center) return center;
   if (ring.length === 0) return { lat: 0, lng: 0 };
   const lats = ring.map((p) => p.lat);
   const lngs = ring.map((p) => p.lng);

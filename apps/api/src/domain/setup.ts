@@ -154,12 +154,23 @@ function smsParams(b: EditSetupBody): NonNullable<AccountSettingsInput["smsGatew
   };
 }
 
+function carriesCredentials(url: string): boolean {
+  try {
+    const parsed = new URL(url);
+    return parsed.username !== "" || parsed.password !== "";
+  } catch {
+    return false;
+  }
+}
+
 function settingsFrom(b: EditSetupBody, user: User, errors: Errors): AccountSettingsInput {
   const smsGateway = isTruthy(b.sms_gateway) ?? false;
   const method = b.request_method ?? user.smsGatewayParams.request_method;
   const url = b.sms_gateway_url ?? user.smsGatewayUrl;
   // The app method pushes SMS through the phone app; the HTTP methods need somewhere to call.
   if (smsGateway && method !== "app" && url === "") errors.sms_gateway_url = "The sms gateway url field is required when sms gateway is enabled.";
+  // Refused when saved, as sending refuses it, rather than stored and echoed back by edit_setup_data with its password.
+  else if (b.sms_gateway_url !== undefined && carriesCredentials(b.sms_gateway_url)) errors.sms_gateway_url = "The SMS gateway URL may not carry credentials; use authentication with a username and password.";
   return {
     unitOfDistance: b.unit_of_distance,
     unitOfCapacity: b.unit_of_capacity,
