@@ -10,9 +10,10 @@ const town = circle(1, "Town", 20_000);
 
 /**
  * From 21:30 UTC (23:30 on the eastern user's clock) a fix every 10 minutes, each 1 km further
- * north (6 km/h), to 22:40 UTC and 7 km; at 22:50 UTC a fix 100 km further, out of the town.
+ * north (6 km/h), to 22:40 UTC and 7 km; at 22:50 UTC a fix 60 km further (360 km/h, no GPS
+ * jump), out of the town.
  */
-const crawler = () => deviceTrack(1, "Crawler", new TrackBuilder(T0 + 13.5 * H, { everyS: 600 }).fix({ speedKmh: 6 }).drive(4200, 6).gap(600, 100).fix().rows);
+const crawler = () => deviceTrack(1, "Crawler", new TrackBuilder(T0 + 13.5 * H, { everyS: 600 }).fix({ speedKmh: 6 }).drive(4200, 6).gap(600, 60).fix().rows);
 
 /** Parked in the town from 21:00 UTC on the 5th to 23:00 UTC on the 6th, a fix an hour, never leaving. */
 const parked = () => deviceTrack(2, "Parked", new TrackBuilder(T0 + 13 * H, { everyS: 3600 }).fix({ speedKmh: 0 }).stand(25 * 3600).rows);

@@ -3,7 +3,7 @@ import type { ReportDocument, ReportSection } from "../document.js";
 import { localDates } from "./calendar.js";
 import type { DeviceTrack, ReportContext, ReportGeofence, ReportHeading } from "./context.js";
 import { fieldTable, sumOf, type Field } from "./fields.js";
-import { geofenceDocument, type GeofenceLookup } from "./geofences.js";
+import { geofenceDocument, geofencesAt, type GeofenceLookup } from "./geofences.js";
 import { runsWhere } from "./runs.js";
 import { shiftDays, shiftParameters, type Presence, type ShiftDay, type ShiftExit, type ShiftParameters } from "./shift-rules.js";
 
@@ -13,7 +13,8 @@ import { shiftDays, shiftParameters, type Presence, type ShiftDay, type ShiftExi
  */
 function presences(t: DeviceTrack, index: GeofenceIndex): Presence[] {
   const { points } = t.track;
-  return runsWhere(points.length, (i) => index.containing({ lat: points[i]!.latitude, lng: points[i]!.longitude }).length > 0).map(({ first, last }) => {
+  const inside = geofencesAt(points, index);
+  return runsWhere(points.length, (i) => inside[i]!.size > 0).map(({ first, last }) => {
     const leftMs = points[last + 1]?.fixTime ?? null;
     return { first, enteredMs: points[first]!.fixTime, leftMs, endMs: leftMs ?? points[last]!.fixTime };
   });

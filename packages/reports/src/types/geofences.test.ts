@@ -57,14 +57,21 @@ describe("geofence in/out (type 7)", () => {
   });
 
   it("counts a return as a new visit, and a geofence named twice once", () => {
-    // Standing in the yard from 08:00:00 to 08:01:10, but the fixes at 08:00:30 and 08:00:40 are 6.5 km east.
-    const away = new TrackBuilder(T0).fix({ speedKmh: 0 }).stand(60).rows.map((r, i) => (i === 3 || i === 4 ? { ...r, longitude: 25.1 } : r));
+    // Standing in the yard from 08:00:00 to 08:01:10, but the fixes at 08:00:30 and 08:00:40 are 650 m east.
+    const away = new TrackBuilder(T0).fix({ speedKmh: 0 }).stand(60).rows.map((r, i) => (i === 3 || i === 4 ? { ...r, longitude: 25.01 } : r));
     const [section] = geofenceInOut(heading("Geofence in/out"), [deviceTrack(2, "Van 2", away)], ctx(), [yard, yard]).sections;
     expect(section!.tables[0]!.rows).toEqual([
       ["Yard", "2026-01-05 08:00:00", "2026-01-05 08:00:30", "30s", 0],
       ["Yard", "2026-01-05 08:00:50", null, "20s", 0],
     ]);
     expect(section!.summary).toEqual([["Visits to Yard", 2], ["Time in Yard", "50s"]]);
+  });
+
+  it("counts no visit out and back for a GPS jump, as the alerts fire no event for one", () => {
+    // The fix at 08:00:30 is 6.5 km east: reached and left at over 2,000 km/h.
+    const jumped = new TrackBuilder(T0).fix({ speedKmh: 0 }).stand(60).rows.map((r, i) => (i === 3 ? { ...r, longitude: 25.1 } : r));
+    const [section] = geofenceInOut(heading("Geofence in/out"), [deviceTrack(2, "Van 2", jumped)], ctx(), [yard]).sections;
+    expect(section!.tables[0]!.rows).toEqual([["Yard", "2026-01-05 08:00:00", null, "70s", 0]]);
   });
 
   it("speaks the user's units", () => {

@@ -1,4 +1,4 @@
-import { GeofenceIndex } from "@fleet/geo";
+import { distanceKm, GPS_JUMP_KMH, GeofenceIndex } from "@fleet/geo";
 import type { ReportDocument, ReportSection, ReportTable } from "../document.js";
 import { distanceColumn } from "./cells.js";
 import { subtitle, type DeviceTrack, type ReportContext, type ReportGeofence, type ReportHeading } from "./context.js";
@@ -27,10 +27,26 @@ export interface GeofenceVisit {
 /** What a row of the in/out types shows of a visit, or of the part of one a row is about. */
 export type VisitRow = Pick<GeofenceVisit, "geofence" | "enteredMs" | "leftMs" | "durationMs" | "distanceKm">;
 
+/**
+ * The geofences holding each point, as the alerts see them: a fix reached faster than
+ * GPS_JUMP_KMH (a GPS jump, and the fix coming back from one) moves the device in or out of
+ * nothing, so a jump out and back is no visit, as it fires no geofence event.
+ */
+export function geofencesAt(points: readonly { fixTime: number; latitude: number; longitude: number }[], index: GeofenceIndex): ReadonlySet<number>[] {
+  const out: ReadonlySet<number>[] = [];
+  for (let i = 0; i < points.length; i++) {
+    const p = points[i]!;
+    const q = points[i - 1];
+    const jump = q !== undefined && p.fixTime > q.fixTime && distanceKm({ lat: q.latitude, lng: q.longitude }, { lat: p.latitude, lng: p.longitude }) * 3_600_000 > GPS_JUMP_KMH * (p.fixTime - q.fixTime);
+    out.push(jump ? out[i - 1]! : new Set(index.containing({ lat: p.latitude, lng: p.longitude })));
+  }
+  return out;
+}
+
 /** Every visit of the track to each geofence, by entry time (geofences in the given order when entered at once). */
 export function geofenceVisits(t: DeviceTrack, geofences: readonly ReportGeofence[], index: GeofenceIndex): GeofenceVisit[] {
   const { points, stepKm } = t.track;
-  const inside = points.map((p) => new Set(index.containing({ lat: p.latitude, lng: p.longitude })));
+  const inside = geofencesAt(points, index);
   const visits = geofences.flatMap((geofence) =>
     runsWhere(points.length, (i) => inside[i]!.has(geofence.id)).map(({ first, last }): GeofenceVisit => {
       const enteredMs = points[first]!.fixTime;
