@@ -84,6 +84,8 @@ export interface DeviceRules {
   alerts: readonly RuleAlert[];
   users: ReadonlyMap<number, RuleUser>;
   geofences: ReadonlyMap<number, RuleGeofence>;
+  /** The names of the owners' inactive geofences their alerts name, for the exit a deactivation makes. */
+  geofenceNames: ReadonlyMap<number, string>;
   /** Per owner, an index of the geofences that owner's alerts name: one box search per position and owner. */
   geofenceIndex: ReadonlyMap<number, GeofenceIndex>;
   customEvents: ReadonlyMap<number, RuleCustomEvent>;
@@ -106,6 +108,8 @@ export interface UserRules {
   /** The user's active alerts by id, as stored. */
   alerts: ReadonlyMap<number, Alert>;
   geofences: ReadonlyMap<number, RuleGeofence>;
+  /** The names of its inactive geofences its alerts name. */
+  geofenceNames: ReadonlyMap<number, string>;
   /** Over every geofence the user's alerts name. */
   geofenceIndex: GeofenceIndex;
   customEvents: ReadonlyMap<number, RuleCustomEvent>;
@@ -141,6 +145,7 @@ export function buildUserRules(records: UserRuleRecords): Map<number, UserRules>
       expiresAt: u.expirationDate?.getTime() ?? Infinity,
       alerts,
       geofences,
+      geofenceNames: new Map(records.geofenceNames.filter((g) => g.userId === u.id).map((g) => [g.id, g.name])),
       geofenceIndex: new GeofenceIndex([...geofences.values()].sort((x, y) => x.id - y.id).map((g) => ({ id: g.id, shape: g.shape }))),
       customEvents,
       drivers: records.drivers.filter((d) => d.userId === u.id).map((d) => ({ id: d.id, name: d.name, rfid: d.rfid.trim().toLowerCase() })),
@@ -206,6 +211,7 @@ export function rulesOfDevice(device: { id: number; name: string; simNumber?: st
     alerts,
     users: new Map(rules.map((r) => [r.user.id, r.user])),
     geofences: union(rules.map((r) => r.geofences)),
+    geofenceNames: union(rules.map((r) => r.geofenceNames)),
     geofenceIndex: new Map(rules.map((r) => [r.user.id, r.geofenceIndex])),
     customEvents: union(rules.map((r) => r.customEvents)),
     drivers: new Map(rules.map((r) => [r.user.id, r.drivers])),

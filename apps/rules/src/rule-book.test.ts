@@ -18,7 +18,7 @@ function devices(ids: readonly number[]): DeviceRuleRecords {
 
 function users(ids: readonly number[]): UserRuleRecords {
   const usable = ids.includes(7);
-  return { users: usable ? [user7] : [], alerts: usable ? [sosAlert] : [], geofences: [], customEvents: [], drivers: [], pois: [] };
+  return { users: usable ? [user7] : [], alerts: usable ? [sosAlert] : [], geofences: [], customEvents: [], drivers: [], pois: [], geofenceNames: [] };
 }
 
 /** Loaders that record what each read asked for; `hold(part)` makes that part's next reads wait until released. */

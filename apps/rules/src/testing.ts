@@ -77,7 +77,7 @@ export function fuelTank(over: Partial<SensorDefinition> = {}): SensorDefinition
 
 export function deviceRules(
   alerts: RuleAlert[],
-  extra: { users?: RuleUser[]; geofences?: RuleGeofence[]; customEvents?: RuleCustomEvent[]; drivers?: RuleDriver[]; pois?: RulePoi[]; fuelSensor?: SensorDefinition } = {},
+  extra: { users?: RuleUser[]; geofences?: RuleGeofence[]; geofenceNames?: [number, string][]; customEvents?: RuleCustomEvent[]; drivers?: RuleDriver[]; pois?: RulePoi[]; fuelSensor?: SensorDefinition } = {},
 ): DeviceRules {
   const users = new Map((extra.users ?? [user()]).map((u) => [u.id, u]));
   const geofences = new Map((extra.geofences ?? []).map((g) => [g.id, g]));
@@ -88,6 +88,7 @@ export function deviceRules(
     alerts,
     users,
     geofences,
+    geofenceNames: new Map(extra.geofenceNames ?? []),
     geofenceIndex,
     customEvents: new Map((extra.customEvents ?? []).map((c) => [c.id, c])),
     drivers: new Map([[7, extra.drivers ?? []]]),

@@ -43,7 +43,7 @@ describe("custom events", () => {
   it("matches a protocol whatever case its custom event was saved in", () => {
     const user = { id: 7, timezoneId: 0, dst: null, unitOfDistance: "km", unitOfAltitude: "mt", lang: "en" } as unknown as User;
     const custom = { id: 1, userId: 7, name: "battery", type: "custom", active: true, attributes: {}, zone: 0, zones: [], geofences: [], drivers: [], eventsCustom: [5], pois: [], schedule: false, schedules: {}, notifications: NO_NOTIFICATIONS } as unknown as Alert;
-    const records = { users: [user], alerts: [custom], geofences: [], customEvents: [{ ...lowBattery, userId: 7, protocol: "OsmAnd" }], drivers: [], pois: [] } as unknown as UserRuleRecords;
+    const records = { users: [user], alerts: [custom], geofences: [], customEvents: [{ ...lowBattery, userId: 7, protocol: "OsmAnd" }], drivers: [], pois: [], geofenceNames: [] } as unknown as UserRuleRecords;
     const rules = rulesOfDevice({ id: 1, name: "Truck" }, [{ alertId: 1, userId: 7, deviceId: 1, activeFrom: null, activeTo: null }], [], buildUserRules(records))!;
     expect(typesOf(runTrack(rules, track(2, 10_000, (i) => ({ attributes: { batt: [50, 10][i]!, charging: false } }))))).toEqual(["custom"]);
   });

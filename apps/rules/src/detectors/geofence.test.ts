@@ -85,6 +85,14 @@ describe("geofences", () => {
     ]);
   });
 
+  it("names a geofence turned off while the device was inside in the exit that follows", () => {
+    const on = deviceRules([alert({ id: 1, type: "geofence_inout", geofences: [3] })], { geofences: [depot] });
+    const off = deviceRules([alert({ id: 1, type: "geofence_inout", geofences: [3] })], { geofenceNames: [[3, "Depot"]] });
+    const [a, b] = track(2, 10_000, () => at(depot));
+    const r = runTrack(off, [b!], runTrack(on, [a!]).state);
+    expect(r.events.map((e) => [e.type, e.message, e.geofenceId])).toEqual([["geofence_out", "Left Depot", 3]]);
+  });
+
   it("does not report a device that was inside when the alert first saw it as entering", () => {
     const rules = deviceRules([alert({ type: "geofence_in", geofences: [3] })], { geofences: [depot] });
     expect(typesOf(runTrack(rules, track(3, 10_000, () => at(depot))))).toEqual([]);

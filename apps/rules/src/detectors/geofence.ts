@@ -10,7 +10,8 @@ export function geofencesOf(alert: RuleAlert): ReadonlySet<number> {
   return set;
 }
 
-const nameOf = (device: DeviceRules, id: number) => device.geofences.get(id)?.name ?? `#${id}`;
+/** A geofence turned off while the device was inside is left, and still named. */
+const nameOf = (device: DeviceRules, id: number) => device.geofences.get(id)?.name ?? device.geofenceNames.get(id) ?? `#${id}`;
 
 /**
  * geofence_in, geofence_out, geofence_inout: an event on each crossing of one of the alert's

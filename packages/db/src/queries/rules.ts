@@ -74,11 +74,13 @@ export interface UserRuleRecords {
   drivers: Driver[];
   /** The active points of interest the alerts name. */
   pois: UserMapIcon[];
+  /** The names of the inactive geofences the alerts name: a device inside one when it is turned off leaves it, and the event names it. */
+  geofenceNames: { id: number; userId: number; name: string }[];
 }
 
 export async function loadUserRuleRecords(q: Queryable, userIds: readonly number[]): Promise<UserRuleRecords> {
   const ids = [...new Set(userIds)];
-  const none: UserRuleRecords = { users: [], alerts: [], geofences: [], customEvents: [], drivers: [], pois: [] };
+  const none: UserRuleRecords = { users: [], alerts: [], geofences: [], customEvents: [], drivers: [], pois: [], geofenceNames: [] };
   if (ids.length === 0) return none;
   const owners = (await q.select().from(users).where(inArray(users.id, ids))).filter((u) => isUserUsable(u));
   if (owners.length === 0) return none;
@@ -89,7 +91,7 @@ export async function loadUserRuleRecords(q: Queryable, userIds: readonly number
   const customIds = new Set(alertRows.flatMap((a) => a.eventsCustom));
   const driverUsers = [...new Set(alertRows.filter((a) => a.type === "driver" || a.type === "driver_unauthorized").map((a) => a.userId))];
   const poiIds = new Set(alertRows.flatMap((a) => a.pois));
-  const [geofenceRows, customRows, driverRows, poiRows] = await Promise.all([
+  const [geofenceRows, customRows, driverRows, poiRows, nameRows] = await Promise.all([
     geofenceIds.size === 0 && speedUsers.length === 0
       ? []
       : q
@@ -107,8 +109,11 @@ export async function loadUserRuleRecords(q: Queryable, userIds: readonly number
     customIds.size === 0 ? [] : q.select().from(customEvents).where(inArray(customEvents.id, [...customIds])),
     driverUsers.length === 0 ? [] : q.select().from(drivers).where(inArray(drivers.userId, driverUsers)),
     poiIds.size === 0 ? [] : q.select().from(userMapIcons).where(and(inArray(userMapIcons.id, [...poiIds]), eq(userMapIcons.active, true))),
+    geofenceIds.size === 0
+      ? []
+      : q.select({ id: geofences.id, userId: geofences.userId, name: geofences.name }).from(geofences).where(and(inArray(geofences.id, [...geofenceIds]), eq(geofences.active, false))),
   ]);
-  return { users: owners, alerts: alertRows, geofences: geofenceRows, customEvents: customRows, drivers: driverRows, pois: poiRows };
+  return { users: owners, alerts: alertRows, geofences: geofenceRows, customEvents: customRows, drivers: driverRows, pois: poiRows, geofenceNames: nameRows };
 }
 
 /**
