@@ -22,6 +22,18 @@ describe("fuel_change", () => {
     expect(runTrack(deviceRules([fill(20)]), positions).events).toHaveLength(0);
   });
 
+  it("reads a sensor in percent of the tank: a percentage as it is, litres against the tank's size", () => {
+    // The same pump read as percent of the tank: 40 points in all.
+    const positions = track(pump.length, 30_000, (i) => ({ attributes: { fuel: pump[i]! } }));
+    const percent = (over = {}) => fuelTank({ unitOfMeasurement: "%", ...over });
+    expect(runTrack(deviceRules([fill(30, 3)], { fuelSensor: percent() }), positions).events.map((e) => e.message)).toEqual(["Fuel filled: 30 %"]);
+    expect(runTrack(deviceRules([fill(50, 3)], { fuelSensor: percent() }), positions).events).toHaveLength(0);
+    // 40 points of a 50 l tank are 20 l: 15 l is less, 25 l more; without the tank's size, litres cannot be told.
+    expect(runTrack(deviceRules([fill(15)], { fuelSensor: percent({ fullTank: 50 }) }), positions).events).toHaveLength(1);
+    expect(runTrack(deviceRules([fill(25)], { fuelSensor: percent({ fullTank: 50 }) }), positions).events).toHaveLength(0);
+    expect(runTrack(deviceRules([fill(15)], { fuelSensor: percent() }), positions).events).toHaveLength(0);
+  });
+
   it("reports fuel siphoned while standing, but not what the engine burns on the road", () => {
     const driving = track(10, 60_000, (i) => ({ moving: true, speedKmh: 80, attributes: { fuel: 70 - i * 4 } }));
     expect(runTrack(deviceRules([theft(20)], { fuelSensor: fuelTank() }), driving).events).toEqual([]);

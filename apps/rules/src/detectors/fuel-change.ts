@@ -26,11 +26,20 @@ function thresholdFor(alert: RuleAlert, sensor: Sensor): number | undefined {
   return kept.threshold;
 }
 
-/** The alert's minimum change in the fuel sensor's unit, or undefined when it cannot be said (a percentage of an unknown tank). */
+/**
+ * The alert's minimum change in the fuel sensor's unit, or undefined when it cannot be said (a
+ * percentage of an unknown tank, or litres of a sensor reading percent of one).
+ */
 function thresholdOf(alert: RuleAlert, sensor: Sensor): number | undefined {
   const amount = alert.attributes.fuel_amount;
   if (amount === undefined) return undefined;
   const unit = alert.attributes.fuel_unit;
+  if (sensor.unitOfMeasurement.trim() === "%") {
+    // A sensor reading percent of the tank: a percentage as it is, a volume against the tank's litres.
+    if (unit === PERCENT) return amount;
+    const litres = unit === GALLONS ? amount * LITRES_PER_GALLON : amount;
+    return sensor.fullTank ? (litres / sensor.fullTank) * 100 : undefined;
+  }
   if (unit === PERCENT) return sensor.fullTank ? (amount / 100) * sensor.fullTank : undefined;
   const sensorInGallons = /gal/i.test(sensor.unitOfMeasurement);
   if (unit === GALLONS) return sensorInGallons ? amount : amount * LITRES_PER_GALLON;
