@@ -325,6 +325,17 @@ describeApi("sensors", (h) => {
       ok(await h.post("/edit_sensor", { user, query: { sensor_id: id }, body: { ...body, odometer_value: item.odometer_value } }), OkSchema);
       expect((await sensorItem(h, user, id)).value).toBe("5010 km");
     });
+
+    it("keeps the distance it stands for when an edit switches its unit and leaves the value out", async () => {
+      const user = await h.newUser();
+      const device = await h.addDevice(user);
+      await h.live.putStates([{ state: liveState(device, { odometerKm: 0 }), userIds: [user.id] }]);
+      const body = sensorBody("odometer", { odometer_value_by: "virtual_odometer", odometer_value_unit: "mi", tag_name: undefined, formula: undefined, odometer_value: "1000" });
+      const id = await addSensor(h, user, device, body);
+      expect((await sensorItem(h, user, id)).value).toBe("1000 mi");
+      ok(await h.post("/edit_sensor", { user, query: { sensor_id: id }, body: { ...body, odometer_value_unit: "km", odometer_value: undefined } }), OkSchema);
+      expect((await sensorItem(h, user, id)).value).toBe("1609.34 km");
+    });
   });
 
   describe("live list", () => {

@@ -1,4 +1,4 @@
-import { InvalidInputError, NotFoundError, SensorTypeLabels, isTruthy, type AddSensorBody, type EditSensorBody, type SensorRecord } from "@fleet/contracts";
+import { InvalidInputError, KM_PER_MILE, NotFoundError, SensorTypeLabels, isTruthy, type AddSensorBody, type EditSensorBody, type SensorRecord } from "@fleet/contracts";
 import { createUserSensor, deleteUserSensor, findUserDevice, findUserSensor, pageDeviceSensors, updateUserSensor, type Db, type Sensor, type SensorValues, type User, type UserDeviceRecord } from "@fleet/db";
 import type { LiveStore } from "@fleet/live";
 import { checkSensorForm, readSensor, sensorInput, type SensorFields, type SensorInput } from "@fleet/sensors";
@@ -89,15 +89,24 @@ function fieldsOf(b: AddSensorBody): SensorFields {
   return checked.fields;
 }
 
+/** A virtual odometer's set value in another unit: switching km and mi keeps the distance it stands for. */
+function inUnit(value: number, from: string, to: string): number {
+  if (from === to) return value;
+  if (from === "mi" && to === "km") return value * KM_PER_MILE;
+  if (from === "km" && to === "mi") return value / KM_PER_MILE;
+  return value;
+}
+
 /**
  * The row's values. A virtual odometer reads the value set plus the GPS distance driven
  * since, so setting odometer_value also records the device's current GPS total as its
- * baseline. An edit without odometer_value keeps a virtual odometer's reading as it is.
+ * baseline. An edit without odometer_value keeps a virtual odometer's reading as it is, in
+ * the unit it is now read in.
  */
 async function rowValues(live: LiveStates, deviceId: number, fields: SensorFields, previous?: Sensor): Promise<SensorValues> {
   if (fields.odometerValueBy !== "virtual_odometer") return { ...fields, odometerValue: null, odometerBaselineKm: null };
   const keep = fields.odometerValue === null && previous?.odometerValueBy === "virtual_odometer" && previous.odometerValue !== null && previous.odometerBaselineKm !== null;
-  if (keep) return { ...fields, odometerValue: previous.odometerValue, odometerBaselineKm: previous.odometerBaselineKm };
+  if (keep) return { ...fields, odometerValue: inUnit(previous.odometerValue!, previous.odometerValueUnit, fields.odometerValueUnit), odometerBaselineKm: previous.odometerBaselineKm };
   return { ...fields, odometerValue: fields.odometerValue ?? 0, odometerBaselineKm: (await stateOf(live, deviceId))?.odometerKm ?? 0 };
 }
 
