@@ -340,6 +340,7 @@ describeApi("maintenance services", (h) => {
       ["unknown expiration_by", { expiration_by: "weeks" }, ["expiration_by"]],
       ["negative interval", { interval: "-5" }, ["interval"]],
       ["zero interval", { interval: "0" }, ["interval"]],
+      ["an interval that would read back 0", { interval: "0.001" }, ["interval"]],
       ["negative numbers", { last_service: "-1", trigger_event_left: "-1" }, ["last_service", "trigger_event_left"]],
       ["a date where a number belongs", { last_service: "2025-01-01" }, ["last_service"]],
       ["a number where a date belongs", { expiration_by: "days", last_service: "1000", interval: "30", trigger_event_left: "0" }, ["last_service"]],

@@ -48,7 +48,8 @@ function amount(errors: Errors, field: string, raw: string, opts: { whole: boole
   const n = Number(text);
   if (!(opts.whole ? WHOLE : DECIMAL).test(text)) errors[field] = opts.whole ? `The ${name} must be a whole number of days.` : `The ${name} must be a number.`;
   else if (n > max) errors[field] = `The ${name} may not be greater than ${max}.`;
-  else if (opts.positive && n === 0) errors[field] = `The ${name} must be greater than 0.`;
+  // Amounts read back to two decimals: an interval that would read 0 is none.
+  else if (opts.positive && Math.round(n * 100) === 0) errors[field] = n === 0 ? `The ${name} must be greater than 0.` : `The ${name} must be at least 0.01.`;
   else return n;
   return undefined;
 }
