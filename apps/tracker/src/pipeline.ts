@@ -6,7 +6,7 @@ import { decodeBatch } from "./handlers/decode.js";
 import type { DeviceDirectory, DeviceInfo } from "./handlers/device-directory.js";
 import type { DriverRfid } from "./handlers/driver-rfid.js";
 import { createFlushes, type Writers } from "./handlers/flushes.js";
-import { FollowingPoints } from "./handlers/following.js";
+import { FollowingPoints, olderThanTail } from "./handlers/following.js";
 import { OwnedStates } from "./handlers/owned-states.js";
 import { previousPoint } from "./handlers/previous.js";
 import { isResent } from "./handlers/resent.js";
@@ -171,7 +171,8 @@ export function createPipeline(deps: PipelineDeps): Pipeline {
         continue;
       }
       // Only a fix older than the device's whole tail (a buffer sent after its live fixes) asks more.
-      const next = current ? await following.after(device.id, current.tail, raw) : undefined;
+      const outside = current !== undefined && olderThanTail(current.tail, raw);
+      const next = outside ? await following.after(device.id, current.tail, raw) : undefined;
       const position = enrichPosition(raw, device, current, prev, next);
       const point = { id: raw.id, fixTime: raw.fixTime, latitude: raw.latitude, longitude: raw.longitude };
       lastInBatch.set(device.id, point);

@@ -15,6 +15,9 @@ const rad = (deg: number) => (deg * Math.PI) / 180;
  */
 export const GPS_JUMP_KMH = 500;
 
+/** Whether `km` covered in `ms` is faster than GPS_JUMP_KMH: a GPS jump, not a vehicle's step. */
+export const isGpsJump = (km: number, ms: number): boolean => km * 3_600_000 > GPS_JUMP_KMH * ms;
+
 /** Great-circle distance in km (haversine; good to ~0.5% which GPS noise dwarfs). */
 export function distanceKm(a: LatLng, b: LatLng): number {
   const dLat = rad(b.lat - a.lat);

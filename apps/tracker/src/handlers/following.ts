@@ -4,12 +4,15 @@ import { before, type Ordered } from "../position/order.js";
 
 const pointOf = (r: { id: number; fixTime: number; latitude: number; longitude: number }): TailPoint => ({ id: r.id, fixTime: r.fixTime, latitude: r.latitude, longitude: r.longitude });
 
+/** Whether `raw` is older than the device's whole, full tail: only then does the tail not tell the fix after it. */
+export const olderThanTail = (tail: readonly TailPoint[], raw: Ordered): boolean => tail.length >= TAIL_MAX && tail[0] !== undefined && before(raw, tail[0]);
+
 /**
  * The fix just after a late one older than the device's whole tail, which the tail no longer
  * tells (a buffer sent after 30 or more live fixes): the earliest after it of the tail's oldest
- * point, the device's points handled earlier in this batch, and history's next row. One per
- * batch: history is asked once for a run of such fixes, since a buffer sent oldest first has
- * the same next stored row all along.
+ * point, the device's fixes handled earlier in this batch (the tail may have dropped them, and
+ * history may not hold them yet), and history's next row. One per batch: history is asked once
+ * for a run of such fixes, since a buffer sent oldest first has the same next stored row all along.
  */
 export class FollowingPoints {
   private readonly handled = new Map<number, TailPoint[]>();
@@ -17,7 +20,7 @@ export class FollowingPoints {
 
   constructor(private readonly history: Pick<HistoryStore, "following">) {}
 
-  /** A point of the device handled in this batch, which history may not hold yet. */
+  /** A fix of the device handled in this batch, which history may not hold yet. */
   add(deviceId: number, point: TailPoint): void {
     const list = this.handled.get(deviceId);
     if (list) list.push(point);
@@ -25,12 +28,11 @@ export class FollowingPoints {
   }
 
   /**
-   * The point after `raw`, for a fix older than a full tail; null when history holds `raw`
-   * itself (a replay, counted when it first came); undefined when the tail tells.
+   * The point after `raw`, a fix `olderThanTail`; null when history holds `raw` itself (a
+   * replay, counted when it first came).
    */
-  async after(deviceId: number, tail: readonly TailPoint[], raw: Ordered): Promise<TailPoint | null | undefined> {
-    const oldest = tail[0];
-    if (tail.length < TAIL_MAX || oldest === undefined || !before(raw, oldest)) return undefined;
+  async after(deviceId: number, tail: readonly TailPoint[], raw: Ordered): Promise<TailPoint | null> {
+    const oldest = tail[0]!;
     let kept = this.asked.get(deviceId);
     // Nothing is stored between a point asked about and the row found after it.
     if (!kept || before(raw, kept.from) || (kept.row !== undefined && !before(raw, kept.row))) {

@@ -6,7 +6,7 @@ import { distance } from "./distance.js";
 
 const device = { id: 7, imei: "123", userIds: [1], minMovingSpeed: 6 };
 const raw = (latitude: number): RawPosition => ({ id: 2, uniqueId: "123", protocol: "osmand", latitude, longitude: 25, altitude: 0, course: 0, speed: 0, fixTime: 2000, serverTime: 2000, attributes: {} });
-const current = { deviceId: 7, positionId: 1, odometerKm: 100 } as LiveState;
+const current = { deviceId: 7, positionId: 1, odometerKm: 100, tail: [] } as unknown as LiveState;
 const prev = { id: 1, fixTime: 1000, latitude: 54, longitude: 25 };
 
 function measured(p: RawPosition, state: LiveState | undefined, before: typeof prev | undefined, newest: boolean) {

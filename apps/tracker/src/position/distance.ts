@@ -1,12 +1,12 @@
 import type { TailPoint } from "@fleet/contracts";
-import { distanceKm, GPS_JUMP_KMH } from "@fleet/geo";
+import { distanceKm, isGpsJump } from "@fleet/geo";
 import type { PositionHandler } from "./context.js";
 import { before } from "./order.js";
 
 type Fix = { fixTime: number; latitude: number; longitude: number };
 
 const between = (a: Fix, b: Fix) => distanceKm({ lat: a.latitude, lng: a.longitude }, { lat: b.latitude, lng: b.longitude });
-const isFast = (km: number, a: Fix, b: Fix) => km * 3_600_000 > GPS_JUMP_KMH * (b.fixTime - a.fixTime);
+const isFast = (km: number, a: Fix, b: Fix) => isGpsJump(km, b.fixTime - a.fixTime);
 
 /**
  * What the odometer takes back when this newest fix, `km` from the one before it (`spike`, the
@@ -61,7 +61,9 @@ export const distance: PositionHandler = (ctx) => {
   ctx.distanceKm = Math.round(km * 1e6) / 1e6;
   if (!ctx.newest) {
     const { next } = ctx;
-    const late = prev === undefined || next === null ? 0 : next !== undefined ? detourVia(prev, raw, next) : current!.tail !== undefined ? detour(current!.tail, prev, raw) : 0;
+    let late = 0;
+    // From the tail, or for a fix older than it from the point found after it (null: a replay).
+    if (prev !== undefined && next !== null) late = next === undefined ? detour(current!.tail, prev, raw) : detourVia(prev, raw, next);
     ctx.odometerKm = current!.odometerKm + Math.round(late * 1e6) / 1e6;
     return;
   }

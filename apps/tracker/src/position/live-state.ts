@@ -30,6 +30,15 @@ const MOMENTARY = new Set(["alarm", "event", "result"]);
  */
 export function carriedAttributes(before: Attributes | undefined, now: Attributes): Attributes {
   if (before === undefined) return now;
+  // Most devices send the same tags every time: nothing to carry, nothing to copy.
+  let carries = false;
+  for (const k in before) {
+    if (!(k in now) && !MOMENTARY.has(k)) {
+      carries = true;
+      break;
+    }
+  }
+  if (!carries) return now;
   const out: Record<string, Attributes[string]> = {};
   for (const k in before) if (!MOMENTARY.has(k)) out[k] = before[k]!;
   return Object.assign(out, now);

@@ -1,4 +1,4 @@
-import { distanceKm, GPS_JUMP_KMH, GeofenceIndex } from "@fleet/geo";
+import { distanceKm, GeofenceIndex, isGpsJump } from "@fleet/geo";
 import type { ReportDocument, ReportSection, ReportTable } from "../document.js";
 import { distanceColumn } from "./cells.js";
 import { subtitle, type DeviceTrack, type ReportContext, type ReportGeofence, type ReportHeading } from "./context.js";
@@ -37,7 +37,7 @@ export function geofencesAt(points: readonly { fixTime: number; latitude: number
   for (let i = 0; i < points.length; i++) {
     const p = points[i]!;
     const q = points[i - 1];
-    const jump = q !== undefined && p.fixTime > q.fixTime && distanceKm({ lat: q.latitude, lng: q.longitude }, { lat: p.latitude, lng: p.longitude }) * 3_600_000 > GPS_JUMP_KMH * (p.fixTime - q.fixTime);
+    const jump = q !== undefined && p.fixTime > q.fixTime && isGpsJump(distanceKm({ lat: q.latitude, lng: q.longitude }, { lat: p.latitude, lng: p.longitude }), p.fixTime - q.fixTime);
     out.push(jump ? out[i - 1]! : new Set(index.containing({ lat: p.latitude, lng: p.longitude })));
   }
   return out;
