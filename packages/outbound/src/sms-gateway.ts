@@ -30,6 +30,13 @@ export interface SmsMessage {
 
 export type SmsResult = { ok: true } | { ok: false; error: string };
 
+/** Why a gateway URL that parses cannot be called, if it cannot: edit_setup refuses it with this when saved, sending when used. */
+export function gatewayUrlProblem(url: URL): string | undefined {
+  if (url.protocol !== "http:" && url.protocol !== "https:") return "The SMS gateway URL must be an http or https URL.";
+  if (url.username !== "" || url.password !== "") return "The SMS gateway URL may not carry credentials; use authentication with a username and password.";
+  return undefined;
+}
+
 /**
  * The account's gateway, or why it cannot be used. Only http(s) URLs without embedded
  * credentials are called; the gateway app method has no app to talk to here.
@@ -44,8 +51,8 @@ export function smsGatewayOf(user: User): { config: SmsGatewayConfig } | { probl
   } catch {
     return { problem: "The account has no SMS gateway URL: set sms_gateway_url in the setup first." };
   }
-  if (url.protocol !== "http:" && url.protocol !== "https:") return { problem: "The SMS gateway URL must be an http or https URL." };
-  if (url.username !== "" || url.password !== "") return { problem: "The SMS gateway URL may not carry credentials; use authentication with a username and password." };
+  const problem = gatewayUrlProblem(url);
+  if (problem !== undefined) return { problem };
   return {
     config: {
       url,

@@ -7,6 +7,7 @@ import {
   type UserClock,
 } from "@fleet/contracts";
 import { changePassword, listDeviceGroups, saveAccountSetup, type AccountSettingsInput, type Db, type DeviceGroup, type DeviceGroupInput, type DstSettings, type User } from "@fleet/db";
+import { gatewayUrlProblem } from "@fleet/outbound";
 import { clockOf } from "../lib/clock.js";
 import { UNAUTHENTICATED } from "../plugins/app/auth.js";
 
@@ -154,12 +155,12 @@ function smsParams(b: EditSetupBody): NonNullable<AccountSettingsInput["smsGatew
   };
 }
 
-function carriesCredentials(url: string): boolean {
+/** What sending would refuse in the URL saved (its format past the schema's pattern is sending's to judge). */
+function urlProblem(url: string): string | undefined {
   try {
-    const parsed = new URL(url);
-    return parsed.username !== "" || parsed.password !== "";
+    return gatewayUrlProblem(new URL(url));
   } catch {
-    return false;
+    return undefined;
   }
 }
 
@@ -170,7 +171,10 @@ function settingsFrom(b: EditSetupBody, user: User, errors: Errors): AccountSett
   // The app method pushes SMS through the phone app; the HTTP methods need somewhere to call.
   if (smsGateway && method !== "app" && url === "") errors.sms_gateway_url = "The sms gateway url field is required when sms gateway is enabled.";
   // Refused when saved, as sending refuses it, rather than stored and echoed back by edit_setup_data with its password.
-  else if (b.sms_gateway_url !== undefined && carriesCredentials(b.sms_gateway_url)) errors.sms_gateway_url = "The SMS gateway URL may not carry credentials; use authentication with a username and password.";
+  else {
+    const problem = b.sms_gateway_url === undefined || b.sms_gateway_url === "" ? undefined : urlProblem(b.sms_gateway_url);
+    if (problem !== undefined) errors.sms_gateway_url = problem;
+  }
   return {
     unitOfDistance: b.unit_of_distance,
     unitOfCapacity: b.unit_of_capacity,
