@@ -6,6 +6,18 @@ import { startDispatcher } from "./dispatcher.js";
 
 const DAY = 86_400_000;
 const quiet = { info: () => undefined, warn: () => undefined };
+/** Every event's notification: one webhook. */
+const hook = () => [{ channel: "webhook" as const, payload: { url: "https://hooks.example.com/x" } }];
+
+/** A user (by `name`) with a van and an sos alert on it; `event(key, alert?)` is an sos of that van. */
+async function sosAccount(db: DbHandle["db"], name: string) {
+  const user = await createUser(db, { email: `${name}@test.local`, password: "secret-1" });
+  const device = await createDevice(db, user.id, { name: "Van", imei: `${name}-imei` });
+  const newAlert = () => createAlert(db, user.id, alertValues({ type: "sos", devices: [device.id] }));
+  const alertId = await newAlert();
+  const event = (key: string, alert = alertId) => ({ userId: user.id, deviceId: device.id, alertId: alert, type: "sos" as const, message: "SOS", time: new Date(), latitude: 54.7, longitude: 25.3, dedupeKey: key });
+  return { user, device, alertId, newAlert, event };
+}
 
 describe("the notification dispatcher's retention", () => {
   let store: Awaited<ReturnType<typeof tempPglite>>;
@@ -22,11 +34,8 @@ describe("the notification dispatcher's retention", () => {
 
   it("deletes a delivered notification once it is older than the retention, and keeps a pending one", async () => {
     const db = handle.db;
-    const user = await createUser(db, { email: "retention@test.local", password: "secret-1" });
-    const device = await createDevice(db, user.id, { name: "Van", imei: "retention-imei" });
-    const alertId = await createAlert(db, user.id, alertValues({ type: "sos", devices: [device.id] }));
-    const event = (key: string) => ({ userId: user.id, deviceId: device.id, alertId, type: "sos" as const, message: "SOS", time: new Date(), latitude: 54.7, longitude: 25.3, dedupeKey: key });
-    const [delivered, stuck] = await recordEvents(db, [event("delivered"), event("stuck")], () => [{ channel: "webhook", payload: { url: "https://hooks.example.com/x" } }]);
+    const { event } = await sosAccount(db, "retention");
+    const [delivered, stuck] = await recordEvents(db, [event("delivered"), event("stuck")], hook);
     const sent: number[] = [];
     let clock = Date.now();
     const dispatcher = startDispatcher({
@@ -61,12 +70,8 @@ describe("the notification dispatcher's retention", () => {
 
   it("delivers each notification on its own: a slow one holds back no other, and one of a deleted alert is not sent", async () => {
     const db = handle.db;
-    const user = await createUser(db, { email: "in-flight@test.local", password: "secret-1" });
-    const device = await createDevice(db, user.id, { name: "Van", imei: "in-flight-imei" });
-    const alertOf = async () => createAlert(db, user.id, alertValues({ type: "sos", devices: [device.id] }));
-    const [slowAlert, fastAlert, deletedAlert] = [await alertOf(), await alertOf(), await alertOf()];
-    const event = (key: string, alertId: number) => ({ userId: user.id, deviceId: device.id, alertId, type: "sos" as const, message: "SOS", time: new Date(), latitude: 54.7, longitude: 25.3, dedupeKey: key });
-    const hook = () => [{ channel: "webhook" as const, payload: { url: "https://hooks.example.com/x" } }];
+    const { user, alertId: slowAlert, newAlert, event } = await sosAccount(db, "in-flight");
+    const [fastAlert, deletedAlert] = [await newAlert(), await newAlert()];
     const [slow] = await recordEvents(db, [event("slow", slowAlert)], hook);
     const sent: number[] = [];
     let release = () => undefined as void;
@@ -100,11 +105,7 @@ describe("the notification dispatcher's retention", () => {
 
   it("gives up a queued notification once its owner may no longer sign in, and sends the next one after it is let in again", async () => {
     const db = handle.db;
-    const user = await createUser(db, { email: "shut-out@test.local", password: "secret-1" });
-    const device = await createDevice(db, user.id, { name: "Van", imei: "shut-out-imei" });
-    const alert = await createAlert(db, user.id, alertValues({ type: "sos", devices: [device.id] }));
-    const event = (key: string) => ({ userId: user.id, deviceId: device.id, alertId: alert, type: "sos" as const, message: "SOS", time: new Date(), latitude: 54.7, longitude: 25.3, dedupeKey: key });
-    const hook = () => [{ channel: "webhook" as const, payload: { url: "https://hooks.example.com/x" } }];
+    const { user, event } = await sosAccount(db, "shut-out");
     const sent: number[] = [];
     // Queued while the owner could sign in, taken after an administrator shut it out.
     const [queued] = await recordEvents(db, [event("queued")], hook);
