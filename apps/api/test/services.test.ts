@@ -190,6 +190,17 @@ describeApi("maintenance services", (h) => {
       expect((await row(h, user, id)).lastService).toBe("1000");
     });
 
+    it("shows event_sent for the cycle the rules service reminded of, and 0 once a renewing service rolled on", async () => {
+      const user = await h.newUser();
+      const device = await reportingDevice(h, user);
+      const id = await addService(h, user, device, { interval: "4000", last_service: "1000", trigger_event_left: "1000", renew_after_expiration: 1 });
+      // As the rules service marks a reminder: the flag and the cycle (its start in km) it went out for.
+      await h.db.execute(`UPDATE services SET event_sent = true, notified_cycle = '13000' WHERE id = ${id}`);
+      expect(await item(h, user, id)).toMatchObject({ last_service: "13000", event_sent: "1" });
+      await h.live.putStates([{ state: liveState(device, { odometerKm: 17_200 }), userIds: [user.id] }]);
+      expect(await item(h, user, id)).toMatchObject({ last_service: "17000", event_sent: "0" });
+    });
+
     it("accepts the id as sensor_id, the spec's name for it", async () => {
       const user = await h.newUser();
       const id = await addService(h, user, await h.addDevice(user));

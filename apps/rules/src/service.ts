@@ -11,6 +11,7 @@ import { channels } from "./notify/channels.js";
 import { startDispatcher } from "./notify/dispatcher.js";
 import { notificationsOf } from "./notify/payloads.js";
 import { ruleBook, type RuleBook, type SeenDevice } from "./rule-book.js";
+import { startReminders } from "./reminders/reminder-timer.js";
 import { StateCache } from "./state-cache.js";
 import { startSweeper } from "./sweeper.js";
 
@@ -31,6 +32,8 @@ export interface RulesOptions {
   rulesMaxAgeMs?: number;
   /** How often silent devices are swept for offline and stop durations. Default 30 s. */
   sweepEveryMs?: number;
+  /** How often maintenance services are looked at for reminders due. Default 60 s. */
+  remindEveryMs?: number;
   /** Alerts' email notifications go out through it; without it they fail (logged). */
   mailer?: Pick<Mailer, "send">;
   /** Names the place in webhooks' `position.address` and alert mail; without it they carry no address. */
@@ -60,6 +63,8 @@ export interface Rules {
   deadLettered(): number;
   /** Sweeps silent devices now (as the timer does, without its lease); resolves with the events it recorded. */
   sweep(): Promise<number>;
+  /** Looks at the maintenance services now (as the timer does, without its lease); resolves with the reminders it recorded. */
+  remind(): Promise<number>;
   /** Delivers the notifications due now (as the timer does); resolves with how many it attempted. */
   dispatch(): Promise<number>;
   close(): Promise<void>;
@@ -186,6 +191,7 @@ export async function startRules(opts: RulesOptions): Promise<Rules> {
   });
   opts.logger.info({ topic }, "rules consuming");
   const sweeper = startSweeper({ db: opts.db, live: opts.live, book, record, everyMs: opts.sweepEveryMs ?? 30_000, logger: opts.logger });
+  const reminders = startReminders({ db: opts.db, live: opts.live, everyMs: opts.remindEveryMs ?? 60_000, logger: opts.logger });
   const { geocoder } = opts;
   const dispatcher = startDispatcher({ db: opts.db, channels: channels({
       mailer: opts.mailer,
@@ -201,9 +207,10 @@ export async function startRules(opts: RulesOptions): Promise<Rules> {
     recorded: () => counters.recorded,
     deadLettered: deadLetters.deadLettered,
     sweep: () => sweeper.sweep(),
+    remind: () => reminders.run(),
     dispatch: () => dispatcher.tick(),
     async close() {
-      await sweeper.close();
+      await Promise.all([sweeper.close(), reminders.close()]);
       await dispatcher.close();
       // Each leaves its own group; together, so a shutdown does not wait for two rebalances in a row.
       await Promise.all([consumer.close(), notices.close()]);

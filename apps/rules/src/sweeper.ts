@@ -1,6 +1,7 @@
 import { listDevicesWatchedBy, ownersOf, type Db } from "@fleet/db";
 import type { LiveStore } from "@fleet/live";
 import type { Found } from "./evaluate.js";
+import { startLeasedTimer } from "./leased-timer.js";
 import type { DeviceRules } from "./model.js";
 import type { RuleBook } from "./rule-book.js";
 import { SWEPT_TYPES, sweepDevice } from "./sweep.js";
@@ -27,15 +28,11 @@ export const SWEEP_LEASE = "rules:sweep";
 
 /**
  * Sweeps, every `everyMs`, the devices an offline_duration or stop_duration alert watches
- * (sweep.ts). Each tick first takes the live store's lease for most of a period, so with
- * several instances one sweeps each period rather than all of them reading every watched
- * device's state. The lease is not released: an instance that dies mid-sweep leaves it to
- * end, and the next period's sweep finds what it missed (the events' keys record each once,
- * whoever finds it). A sweep that fails is logged and tried again at the next tick.
+ * (sweep.ts), on one instance at a time (leased-timer.ts): the events' keys record each
+ * once, whoever finds it, and the next period's sweep finds what a dead instance missed.
  */
 export function startSweeper(opts: SweeperOptions): Sweeper {
   const now = opts.now ?? Date.now;
-  let running: Promise<number> | undefined;
 
   async function sweepOnce(): Promise<number> {
     const ids = await listDevicesWatchedBy(opts.db, SWEPT_TYPES);
@@ -47,22 +44,6 @@ export function startSweeper(opts: SweeperOptions): Sweeper {
     return found.length === 0 ? 0 : opts.record(found, rules);
   }
 
-  const sweep = () => (running ??= sweepOnce().finally(() => (running = undefined)));
-  // A little under a period, so the instance whose tick comes first in the next one takes it.
-  const leaseMs = Math.max(1, Math.floor(opts.everyMs * 0.9));
-  let closed = false;
-  const tick = async () => ((await opts.live.claim(SWEEP_LEASE, leaseMs)) && !closed ? sweep() : 0);
-  const timer = setInterval(() => {
-    tick().catch((err: unknown) => opts.logger.warn({ err }, "sweep for silent devices failed; trying again next time"));
-  }, opts.everyMs);
-  timer.unref();
-
-  return {
-    sweep,
-    async close() {
-      closed = true;
-      clearInterval(timer);
-      await running?.catch(() => undefined);
-    },
-  };
+  const timer = startLeasedTimer({ live: opts.live, lease: SWEEP_LEASE, everyMs: opts.everyMs, logger: opts.logger, what: "sweep for silent devices" }, sweepOnce);
+  return { sweep: timer.run, close: timer.close };
 }

@@ -43,6 +43,8 @@ export const EVENT_TYPES = declareEventTypes([
   { type: "unplugged", title: "Unplugged", alerts: ["unplugged"] },
   { type: "poi_stop_duration", title: "Stop at a point of interest", alerts: ["poi_stop_duration"] },
   { type: "poi_idle_duration", title: "Idle at a point of interest", alerts: ["poi_idle_duration"] },
+  // A maintenance service's reminder: made by the service's own terms, not by an alert.
+  { type: "service", title: "Service" },
 ]);
 
 export type EventTypeName = (typeof EVENT_TYPES)[number]["type"];

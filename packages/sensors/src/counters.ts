@@ -1,3 +1,5 @@
+import type { LiveState } from "@fleet/contracts";
+import { sensorInput } from "./input.js";
 import { odometerReadingKm, readSensor } from "./readings.js";
 import type { SensorDefinition, SensorInput } from "./types.js";
 
@@ -29,4 +31,13 @@ export function deviceEngineHours(device: { engineHours: string }, sensors: read
     }
   }
   return input.engineSeconds / 3600;
+}
+
+/**
+ * The counters a device's services count with, from its sensors over its latest live state;
+ * a device that never reported counts 0 for both, as the vendor's "0" shows.
+ */
+export function serviceCounters(device: { engineHours: string }, sensors: readonly SensorDefinition[], state: LiveState | undefined): { odometerKm: number; engineHours: number } {
+  const input = state ? sensorInput(state) : { attributes: {}, speedKmh: 0, odometerKm: 0, engineSeconds: 0 };
+  return { odometerKm: deviceOdometerKm(sensors, input), engineHours: deviceEngineHours(device, sensors, input) };
 }

@@ -1,6 +1,6 @@
 import { describe, expect, it } from "vitest";
 import { userClock } from "@fleet/contracts";
-import { formatServiceAmount, isCalendarDate, kmToUnit, serviceLeftText, serviceState, todayIn, unitToKm, type ServiceNow, type ServiceTerms } from "./service-state.js";
+import { formatServiceAmount, isCalendarDate, kmToUnit, reminderSent, serviceLeftText, serviceState, todayIn, unitToKm, type ServiceNow, type ServiceTerms } from "./service-state.js";
 
 const NOW: ServiceNow = { odometerKm: 15_000, engineHours: 250, today: "2025-03-10" };
 
@@ -141,6 +141,27 @@ describe("serviceState: renew_after_expiration", () => {
   it("does not roll a service without renewal", () => {
     const t = terms({ expirationBy: "days", interval: 30, lastService: "2024-12-01" });
     expect(serviceState(t, NOW, "km")).toMatchObject({ lastService: "2024-12-01", expires: "2024-12-31", expired: true });
+  });
+});
+
+describe("the cycle a reminder is for", () => {
+  it("names the cycle by its start as stored, km whatever the user's unit, and a date for days", () => {
+    const renewing = terms({ interval: 4000, lastService: "1000", renewAfterExpiration: true });
+    expect(serviceState(renewing, NOW, "mi").cycle).toBe("13000");
+    expect(serviceState(renewing, { ...NOW, odometerKm: 17_000 }, "km").cycle).toBe("17000");
+    const days = terms({ expirationBy: "days", interval: 30, lastService: "2024-12-01", renewAfterExpiration: true });
+    expect(serviceState(days, NOW, "km").cycle).toBe("2025-03-01");
+  });
+
+  it("counts the reminder as sent for the cycle it was sent for only", () => {
+    const renewing = terms({ interval: 4000, lastService: "1000", renewAfterExpiration: true });
+    const now = serviceState(renewing, NOW, "km");
+    expect(reminderSent({ eventSent: true, notifiedCycle: "13000" }, now)).toBe(true);
+    // Rolled on into the next cycle: that one's reminder is due anew.
+    expect(reminderSent({ eventSent: true, notifiedCycle: "9000" }, now)).toBe(false);
+    expect(reminderSent({ eventSent: false, notifiedCycle: null }, now)).toBe(false);
+    // A flag set without a cycle (before cycles were recorded) holds for whatever cycle is current.
+    expect(reminderSent({ eventSent: true, notifiedCycle: null }, now)).toBe(true);
   });
 });
 

@@ -34,6 +34,8 @@ export interface ServiceNow {
 export interface ServiceState {
   /** The start of the current cycle: the stored last service, rolled on for renewing services. */
   lastService: string;
+  /** The same start as stored (km, hours or a date): what names the cycle whose reminder went out. */
+  cycle: string;
   interval: string;
   triggerEventLeft: string;
   /** The amount or date at which the service is due. */
@@ -113,6 +115,7 @@ function counterState(s: ServiceTerms, current: number, toUnit: (n: number) => n
   const remind = expires - s.triggerEventLeft;
   return {
     lastService: formatServiceAmount(toUnit(last)),
+    cycle: String(last),
     interval: formatServiceAmount(toUnit(s.interval)),
     triggerEventLeft: formatServiceAmount(toUnit(s.triggerEventLeft)),
     expires: formatServiceAmount(toUnit(expires)),
@@ -135,6 +138,7 @@ function daysState(s: ServiceTerms, today: string): ServiceState {
   const remind = expires - Math.floor(s.triggerEventLeft);
   return {
     lastService: dateOf(last),
+    cycle: dateOf(last),
     interval: formatServiceAmount(s.interval),
     triggerEventLeft: formatServiceAmount(s.triggerEventLeft),
     expires: dateOf(expires),
@@ -167,4 +171,12 @@ export function serviceLeftText(state: ServiceState): string {
   const left = Math.ceil(state.left - 1e-9);
   if (state.unit === "days") return `${left} ${left === 1 ? "day" : "days"} left`;
   return `${left} ${state.unit} left`;
+}
+
+/**
+ * Whether the reminder of the service's current cycle went out: the flag the rules service
+ * sets, for the cycle it was set for (a renewing service that rolled on is due a new one).
+ */
+export function reminderSent(s: { eventSent: boolean; notifiedCycle: string | null }, state: Pick<ServiceState, "cycle">): boolean {
+  return s.eventSent && (s.notifiedCycle === null || s.notifiedCycle === state.cycle);
 }

@@ -13,7 +13,7 @@ import {
   type User,
   type UserDeviceRecord,
 } from "@fleet/db";
-import { formatServiceAmount, isCalendarDate, kmToUnit, serviceState, unitToKm, type ServiceDistanceUnit, type ServiceNow } from "@fleet/sensors";
+import { formatServiceAmount, isCalendarDate, kmToUnit, reminderSent, serviceState, unitToKm, type ServiceDistanceUnit, type ServiceNow } from "@fleet/sensors";
 import { deviceData } from "../lib/live-item.js";
 import { deviceSensorReadings } from "../lib/live-sensors.js";
 import { serviceNow } from "../lib/live-services.js";
@@ -119,7 +119,7 @@ function record(s: Service, device: UserDeviceRecord, user: User, now: ServiceNo
     expires_date: state.expiresDate,
     remind: state.remind,
     remind_date: state.remindDate,
-    event_sent: s.eventSent ? "1" : "0",
+    event_sent: reminderSent(s, state) ? "1" : "0",
     expired: state.expired ? "1" : "0",
     email: s.email,
     mobile_phone: s.mobilePhone,

@@ -94,7 +94,7 @@ describe("the notification dispatcher's retention", () => {
       await waitFor("the fast one delivered", async () => sent.includes(fast!.id), 5000, 10);
       await waitFor("the deleted alert's one given up", async () => (await listEventNotifications(db, [orphan!.id]))[0]!.status === "failed", 5000, 10);
       expect(sent).toEqual([fast!.id]);
-      expect((await listEventNotifications(db, [orphan!.id]))[0]!.lastError).toBe("the alert was deleted");
+      expect((await listEventNotifications(db, [orphan!.id]))[0]!.lastError).toBe("the alert or service was deleted");
       release();
       await waitFor("the slow one delivered", async () => sent.includes(slow!.id), 5000, 10);
     } finally {

@@ -83,7 +83,7 @@ export function webhookBody(found: Found, rules: DeviceRules, now = Date.now()) 
  * line break or a DEL, which the mailer refuses there (so the mail would be lost), each run a space.
  */
 // eslint-disable-next-line no-control-regex -- replacing control characters is the point
-const oneLine = (text: string) => text.replace(/[\x00-\x1f\x7f]+/g, " ").trim() || "-";
+export const oneLine = (text: string) => text.replace(/[\x00-\x1f\x7f]+/g, " ").trim() || "-";
 
 /**
  * The notifications of one found event: one per active channel the rules service delivers,

@@ -24,6 +24,8 @@ export interface EventInput {
   address?: string;
   alertId?: number | null;
   geofenceId?: number | null;
+  /** A maintenance service's reminder: the service it is about (no alert). */
+  serviceId?: number | null;
   positionId?: number | null;
   /** The alert's sound / push channel is on: the event tells clients that poll events to play a sound / push. */
   sound?: boolean;
@@ -57,6 +59,7 @@ const WRITTEN: [column: string, sqlType: string, of: (e: EventInput) => unknown]
   ["push", "bool", (e) => e.push ?? false],
   ["alert_id", "int", (e) => e.alertId ?? null],
   ["geofence_id", "int", (e) => e.geofenceId ?? null],
+  ["service_id", "int", (e) => e.serviceId ?? null],
   ["position_id", "int8", (e) => e.positionId ?? null],
   ["dedupe_key", "text", (e) => e.dedupeKey],
 ];
@@ -135,6 +138,7 @@ function rowOf(e: EventInput, id: number, createdAt: Date): EventRow {
     push: e.push ?? false,
     alertId: e.alertId ?? null,
     geofenceId: e.geofenceId ?? null,
+    serviceId: e.serviceId ?? null,
     positionId: e.positionId ?? null,
     dedupeKey: e.dedupeKey,
     createdAt,

@@ -92,20 +92,21 @@ export async function claimDueNotifications(db: Queryable, opts: { limit: number
 
 /**
  * Of these events, the ones whose notifications are no longer sent nor tried again, with why:
- * the alert is gone (deleted: the event keeps no alert), as an operator deleting a noisy alert
- * expects, or its owner may no longer sign in (deactivated or expired since it was queued), as
+ * the alert or maintenance service is gone (deleted: the event keeps neither), as an operator
+ * deleting a noisy alert expects, or its owner may no longer sign in (deactivated or expired since it was queued), as
  * a shut-out account's alerts fire nothing.
  */
 export async function undeliverableEvents(db: Queryable, eventIds: readonly number[]): Promise<Map<number, string>> {
   const out = new Map<number, string>();
   if (eventIds.length === 0) return out;
   const rows = await db
-    .select({ id: events.id, alertId: events.alertId, active: users.active, expirationDate: users.expirationDate })
+    .select({ id: events.id, alertId: events.alertId, serviceId: events.serviceId, active: users.active, expirationDate: users.expirationDate })
     .from(events)
     .innerJoin(users, eq(users.id, events.userId))
     .where(inArray(events.id, [...eventIds]));
   for (const r of rows) {
-    if (r.alertId === null) out.set(r.id, "the alert was deleted");
+    // An event keeps the link to the alert or the service that made it while that exists.
+    if (r.alertId === null && r.serviceId === null) out.set(r.id, "the alert or service was deleted");
     else if (!isUserUsable(r)) out.set(r.id, "the account may not sign in (deactivated or expired)");
   }
   return out;

@@ -1,11 +1,12 @@
-import { and, asc, count, eq, inArray, type SQL } from "drizzle-orm";
+import { and, asc, count, eq, gt, inArray, isNull, ne, or, sql, type SQL } from "drizzle-orm";
 import type { PgSelect } from "drizzle-orm/pg-core";
 import type { Db, Queryable } from "../client.js";
 import { announceChanged } from "../device-changes.js";
 import { ownedRows } from "../owned.js";
-import { devices } from "../schema/devices.js";
+import { devices, type Device } from "../schema/devices.js";
 import { services, type NewService, type Service } from "../schema/services.js";
 import { userDevices } from "../schema/user-devices.js";
+import { users, type User } from "../schema/users.js";
 import { isRowId } from "../row-id.js";
 
 /** What add_service and edit_service write: the servicePost fields, amounts in km, hours or days. */
@@ -78,7 +79,7 @@ export async function updateUserService(db: Db, userId: number, serviceId: numbe
   const moved = await db.transaction(async (tx) => {
     // Locked, so the device it leaves is the one it was on when it moved.
     const [before] = await tx.select({ deviceId: services.deviceId }).from(services).where(owned.mine(userId, serviceId)).for("update");
-    const after = before && (await owned.update(tx, userId, serviceId, { ...input, eventSent: false }));
+    const after = before && (await owned.update(tx, userId, serviceId, { ...input, eventSent: false, notifiedCycle: null }));
     return after && { after, from: before.deviceId };
   });
   if (!moved) return undefined;
@@ -92,4 +93,53 @@ export async function deleteUserService(db: Db, userId: number, serviceId: numbe
   const [gone] = await db.delete(services).where(owned.mine(userId, serviceId)).returning({ deviceId: services.deviceId });
   if (gone) await announce(db, userId, [gone.deviceId]);
   return gone !== undefined;
+}
+
+/** A service whose reminder may be due, with what computing it needs: its device and its owner. */
+export interface ServiceToCheck {
+  service: Service;
+  device: Pick<Device, "id" | "name" | "imei" | "engineHours" | "detectEngine" | "minMovingSpeed">;
+  user: User;
+}
+
+/**
+ * A page of the services, by id after `afterId`, whose reminder may be due: not yet sent, or
+ * renewing (each cycle has its own), on a device their owner still has. The owner's account
+ * may be shut out: the caller decides (isUserUsable) rather than this query guessing its clock.
+ */
+export async function listServicesToCheck(db: Queryable, page: { afterId: number; limit: number }): Promise<ServiceToCheck[]> {
+  const rows = await db
+    .select({
+      service: services,
+      device: { id: devices.id, name: devices.name, imei: devices.imei, engineHours: devices.engineHours, detectEngine: devices.detectEngine, minMovingSpeed: devices.minMovingSpeed },
+      user: users,
+    })
+    .from(services)
+    .innerJoin(userDevices, and(eq(userDevices.deviceId, services.deviceId), eq(userDevices.userId, services.userId)))
+    .innerJoin(devices, and(eq(devices.id, services.deviceId), eq(devices.deleted, false)))
+    .innerJoin(users, eq(users.id, services.userId))
+    .where(and(gt(services.id, page.afterId), or(eq(services.eventSent, false), eq(services.renewAfterExpiration, true))))
+    .orderBy(asc(services.id))
+    .limit(page.limit);
+  return rows;
+}
+
+/**
+ * Marks a service's reminder as sent for `cycle`, unless its terms changed since `readAt` (its
+ * updated_at as read, to the millisecond a Date holds): an edit made meanwhile is a new
+ * expiry to remind of. True when marked.
+ */
+export async function markServiceNotified(db: Queryable, serviceId: number, cycle: string, readAt: Date): Promise<boolean> {
+  const marked = await db
+    .update(services)
+    .set({ eventSent: true, notifiedCycle: cycle })
+    .where(
+      and(
+        eq(services.id, serviceId),
+        sql`date_trunc('milliseconds', ${services.updatedAt}) = ${readAt.toISOString()}::timestamptz`,
+        or(eq(services.eventSent, false), isNull(services.notifiedCycle), ne(services.notifiedCycle, cycle)),
+      ),
+    )
+    .returning({ id: services.id });
+  return marked.length > 0;
 }

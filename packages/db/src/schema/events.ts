@@ -3,6 +3,7 @@ import { alerts } from "./alerts.js";
 import { ts } from "./columns.js";
 import { devices } from "./devices.js";
 import { geofences } from "./geofences.js";
+import { services } from "./services.js";
 import { users } from "./users.js";
 
 /**
@@ -26,6 +27,8 @@ export const events = pgTable(
     // A deleted alert or geofence leaves its events, without the link.
     alertId: integer("alert_id").references(() => alerts.id, { onDelete: "set null" }),
     geofenceId: integer("geofence_id").references(() => geofences.id, { onDelete: "set null" }),
+    // A maintenance service's reminder (type "service") names its service instead of an alert.
+    serviceId: integer("service_id").references(() => services.id, { onDelete: "set null" }),
     // The position's id in history (ClickHouse), which no foreign key can reach.
     positionId: bigint("position_id", { mode: "number" }),
     type: text("type").notNull(),
@@ -57,6 +60,7 @@ export const events = pgTable(
     index("events_device_id_idx").on(t.deviceId),
     index("events_alert_id_idx").on(t.alertId),
     index("events_geofence_id_idx").on(t.geofenceId),
+    index("events_service_id_idx").on(t.serviceId),
   ],
 );
 

@@ -30,8 +30,11 @@ export const services = pgTable(
     lastService: text("last_service").notNull(),
     triggerEventLeft: doublePrecision("trigger_event_left").notNull().default(0),
     renewAfterExpiration: boolean("renew_after_expiration").notNull().default(false),
-    // Set by the rules service when it has notified the expiry (a later issue).
+    // Set by the rules service when it has notified that the service is due (remind reached).
     eventSent: boolean("event_sent").notNull().default(false),
+    // The cycle whose reminder went out (its start: km, hours or a date, as lastService): a
+    // renewing service rolls into a new cycle without a write, and that cycle's reminder is due anew.
+    notifiedCycle: text("notified_cycle"),
     email: text("email").notNull().default(""),
     mobilePhone: text("mobile_phone").notNull().default(""),
     description: text("description").notNull().default(""),
