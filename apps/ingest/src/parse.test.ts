@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { parsePosition } from "./parse.js";
+import { parsePosition, undoWeekRollover } from "./parse.js";
 import {
   FORBIDDEN_CHARACTERS,
   forbiddenTextCases,
@@ -190,3 +190,28 @@ describe("parsePosition", () => {
   });
 });
 
+
+describe("a GPS week rollover", () => {
+  const WEEKS_1024 = 1024 * 7 * 86_400_000;
+
+  it("moves a fix 1024 weeks back on to its true time, as a receiver after its rollover reports it", () => {
+    // 2026-11-21 11:00 reported as 2007-04-07 11:00, by epoch milliseconds or as an ISO string.
+    const truth = NOW - 3600_000;
+    const rolled = truth - WEEKS_1024;
+    expect(new Date(rolled).toISOString()).toBe("2007-04-07T11:00:00.000Z");
+    for (const fixTime of [String(rolled), new Date(rolled).toISOString()]) {
+      const r = parsePosition({ ...validFields, fixTime }, NOW);
+      expect(r.ok && r.position.fixTime, fixTime).toBe(truth);
+    }
+    // A backlog a few days old comes back to its days too.
+    expect(undoWeekRollover(truth - 3 * 86_400_000 - WEEKS_1024, NOW)).toBe(truth - 3 * 86_400_000);
+  });
+
+  it("keeps the times no whole rollover explains, or that are recent enough to be true", () => {
+    // Seven years old: an old backlog, kept. 2012: 1024 weeks on would be 2031, past now; 2000: 2019, no backlog either.
+    for (const t of [NOW - 7 * 365 * 86_400_000, Date.UTC(2012, 5, 1), Date.UTC(2000, 0, 2)]) expect(undoWeekRollover(t, NOW)).toBe(t);
+    // Just after now's rollover twin, the twin itself would be in the future beyond the tolerance: kept as sent.
+    const ahead = NOW + 2 * 86_400_000 - WEEKS_1024;
+    expect(undoWeekRollover(ahead, NOW)).toBe(ahead);
+  });
+});

@@ -83,7 +83,32 @@ function str(fields: Fields, name: string, errors: Record<string, string>, max: 
 const ID_CONTROLS = /[\t\n\r\u007f]/;
 const IDS = ["uniqueId", "protocol"] as const;
 
+const DAY_MS = 86_400_000;
+/** The GPS week number has 10 bits: a receiver that mishandles its rollover reports times 1024 weeks back (2019 → 1999, now → 2007). */
+const GPS_WEEK_ROLLOVER_MS = 1024 * 7 * DAY_MS;
+/** Older than this is no backlog a device still holds: a rolled-over clock, if whole rollovers bring it near now. */
+const ROLLOVER_SUSPECT_MS = 8 * 365 * DAY_MS;
+/** How near: a device's backlog is at most this old. */
+const BACKLOG_MS = 366 * DAY_MS;
+
+/**
+ * A fix time with a GPS week rollover undone: a time over eight years old is moved on by
+ * the whole number of 1024-week periods that brings it into the last year (and not past
+ * the future tolerance), as Traccar's rollover compensation does. Other times are kept as sent.
+ */
+export function undoWeekRollover(t: number, now: number): number {
+  if (now - t <= ROLLOVER_SUSPECT_MS) return t;
+  let corrected = t + Math.round((now - t) / GPS_WEEK_ROLLOVER_MS) * GPS_WEEK_ROLLOVER_MS;
+  if (corrected > now + LIMITS.futureToleranceMs) corrected -= GPS_WEEK_ROLLOVER_MS;
+  return now - corrected <= BACKLOG_MS ? corrected : t;
+}
+
 function fixTimeOf(fields: Fields, errors: Record<string, string>, now: number): number {
+  const t = sentFixTime(fields, errors, now);
+  return errors.fixTime ? t : undoWeekRollover(t, now);
+}
+
+function sentFixTime(fields: Fields, errors: Record<string, string>, now: number): number {
   const raw = fields.fixTime;
   // Traccar's JSON forward sends ISO strings; its URL forward and the spec send epoch ms.
   if (typeof raw === "string" && /^\d{4}-\d{2}-\d{2}T/.test(raw)) {
