@@ -13,6 +13,16 @@ describe("readSensor", () => {
     expect(readSensor(battery, sensorIn({ power: "n/a" }))).toEqual({ value: null, text: "-" });
   });
 
+  it("reads a text value that carries its unit after the number, as the vendor does", () => {
+    const battery = sensorDef({ type: "battery", tagName: "power", unitOfMeasurement: "V" });
+    expect(text(battery, sensorIn({ power: "12.5V" }))).toBe(text(battery, sensorIn({ power: 12.5 })));
+    expect(readSensor(battery, sensorIn({ power: "12.5V" })).value).toBe(12.5);
+    const temperature = sensorDef({ type: "temperature", tagName: "temp1" });
+    for (const [raw, value] of [["23.4°C", 23.4], ["-4 °C", -4], ["85 %", 85], ["1500rpm", 1500], ["12 mV", 12]] as const) expect(readSensor(temperature, sensorIn({ temp1: raw })).value, raw).toBe(value);
+    // Not a unit: an id or hex text is no reading.
+    for (const raw of ["12AB", "0x1F", "12 volts please", "V12"]) expect(readSensor(temperature, sensorIn({ temp1: raw })).value, raw).toBeNull();
+  });
+
   describe("on/off types", () => {
     it.each(ON_OFF_TYPES)("%s reads On/Off by on_value and off_value", (type) => {
       const s = sensorDef({ type, tagName: "io1", onValue: "1", offValue: "0" });

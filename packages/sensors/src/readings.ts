@@ -1,6 +1,6 @@
 import { applyFormula } from "./formula.js";
 import { isNumericType, isOnOffType, type CalibrationPoint, type OnOffSensor, type SensorDefinition, type SensorInput } from "./types.js";
-import { sameValue, tagValue, toNumber, type RawValue } from "./values.js";
+import { sameValue, tagValue, readingNumber, type RawValue } from "./values.js";
 
 /** A sensor's current reading: on/off, a number in the sensor's unit, or null when unknown. */
 export interface SensorReading {
@@ -66,7 +66,7 @@ export function interpolate(table: readonly CalibrationPoint[], x: number): numb
  * `min_max_values`, its place between min and max as a percentage clamped to 0–100.
  */
 function numericValue(def: SensorDefinition, raw: RawValue | undefined): number | null {
-  const n = toNumber(raw);
+  const n = readingNumber(raw);
   if (n === null) return null;
   let x = def.shownValueBy === "tag_value" ? n : applyFormula(def.formula, n);
   if (x === null) return null;
@@ -79,7 +79,7 @@ function numericValue(def: SensorDefinition, raw: RawValue | undefined): number 
 
 /** The tag's number through the formula. */
 function formulaValue(def: SensorDefinition, raw: RawValue | undefined): number | null {
-  const n = toNumber(raw);
+  const n = readingNumber(raw);
   return n === null ? null : applyFormula(def.formula, n);
 }
 

@@ -27,6 +27,22 @@ export function toNumber(v: RawValue | null | undefined): number | null {
   return Number.isFinite(n) ? n : null;
 }
 
+/**
+ * The units a device may write after a reading's number in a text value ("12.5V", "85 %",
+ * "23.4°C", "1500 rpm"): read as the number, as the vendor's PHP reads a leading number.
+ * A closed list, so an id such as "12AB" is no reading of 12.
+ */
+const WITH_UNIT = /^\s*([+-]?(?:\d+(?:\.\d*)?|\.\d+)(?:e[+-]?\d+)?)\s*(?:m?v|m?a|%|°\s*[cf]?|[cfk]|km|mi|m|km\/h|kmh|kph|mph|l|lt|gal|h|hrs?|rpm|k?w|bar|psi|kpa|dbm?|s|min)\s*$/i;
+
+/** A sensor reading's number: as toNumber, or a number with its unit after it in a text value. */
+export function readingNumber(v: RawValue | null | undefined): number | null {
+  const n = toNumber(v);
+  if (n !== null || typeof v !== "string") return n;
+  const m = WITH_UNIT.exec(v);
+  const x = m ? Number(m[1]) : NaN;
+  return Number.isFinite(x) ? x : null;
+}
+
 /** true/false for a boolean or the text "true"/"false", else null. */
 function asBoolean(v: RawValue): boolean | null {
   if (typeof v === "boolean") return v;
