@@ -139,3 +139,15 @@ export function odometerReadingKm(def: SensorDefinition, reading: SensorReading)
   if (typeof reading.value !== "number") return null;
   return def.odometerValueUnit === "mi" ? reading.value * KM_PER_MILE : reading.value;
 }
+
+/**
+ * A fuel sensor's tank volume in its own unit, for a share of the tank: full_tank, or for a
+ * calibration table its fullest value (the table maps the probe to the tank's contents, so
+ * its top is a full tank); null when neither says, or the readings are percent already.
+ */
+export function tankVolume(def: Pick<SensorDefinition, "type" | "fullTank" | "calibrations" | "unitOfMeasurement">): number | null {
+  if (def.fullTank) return def.fullTank;
+  if (def.type !== "fuel_tank_calibration" || !def.calibrations?.length || def.unitOfMeasurement.trim() === "%") return null;
+  const top = Math.max(...def.calibrations.map((p) => p.value));
+  return top > 0 ? top : null;
+}

@@ -22,6 +22,14 @@ describe("fuel_change", () => {
     expect(runTrack(deviceRules([fill(20)]), positions).events).toHaveLength(0);
   });
 
+  it("takes a calibrated tank's volume from its table's fullest value, for a share of the tank", () => {
+    // Probe 0–1000 maps to 0–80 l: the pump's probe readings 375…875 are 30…70 l, 40 l in all.
+    const calibrated = fuelTank({ type: "fuel_tank_calibration", calibrations: [{ key: 0, value: 0 }, { key: 1000, value: 80 }] });
+    const positions = track(pump.length, 30_000, (i) => ({ attributes: { fuel: (pump[i]! / 80) * 1000 } }));
+    expect(runTrack(deviceRules([fill(50, 3)], { fuelSensor: calibrated }), positions).events.map((e) => e.message)).toEqual(["Fuel filled: 40 l"]);
+    expect(runTrack(deviceRules([fill(60, 3)], { fuelSensor: calibrated }), positions).events).toHaveLength(0);
+  });
+
   it("reads a sensor in percent of the tank: a percentage as it is, litres against the tank's size", () => {
     // The same pump read as percent of the tank: 40 points in all.
     const positions = track(pump.length, 30_000, (i) => ({ attributes: { fuel: pump[i]! } }));

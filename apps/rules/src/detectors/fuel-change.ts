@@ -1,3 +1,4 @@
+import { tankVolume } from "@fleet/sensors";
 import { UNCHANGED, quiet, type Detector } from "../detector.js";
 import { messagesFor } from "../messages.js";
 import type { DeviceRules, RuleAlert } from "../model.js";
@@ -28,7 +29,7 @@ function thresholdFor(alert: RuleAlert, sensor: Sensor): number | undefined {
 
 /**
  * The alert's minimum change in the fuel sensor's unit, or undefined when it cannot be said (a
- * percentage of an unknown tank, or litres of a sensor reading percent of one).
+ * percentage of a tank of unknown volume, or litres of a sensor reading percent of one).
  */
 function thresholdOf(alert: RuleAlert, sensor: Sensor): number | undefined {
   const amount = alert.attributes.fuel_amount;
@@ -40,7 +41,10 @@ function thresholdOf(alert: RuleAlert, sensor: Sensor): number | undefined {
     const litres = unit === GALLONS ? amount * LITRES_PER_GALLON : amount;
     return sensor.fullTank ? (litres / sensor.fullTank) * 100 : undefined;
   }
-  if (unit === PERCENT) return sensor.fullTank ? (amount / 100) * sensor.fullTank : undefined;
+  if (unit === PERCENT) {
+    const volume = tankVolume(sensor);
+    return volume ? (amount / 100) * volume : undefined;
+  }
   const sensorInGallons = /gal/i.test(sensor.unitOfMeasurement);
   if (unit === GALLONS) return sensorInGallons ? amount : amount * LITRES_PER_GALLON;
   return sensorInGallons ? amount / LITRES_PER_GALLON : amount;
