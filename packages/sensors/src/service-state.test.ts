@@ -1,6 +1,6 @@
 import { describe, expect, it } from "vitest";
 import { userClock } from "@fleet/contracts";
-import { formatServiceAmount, isCalendarDate, kmToUnit, reminderSent, serviceLeftText, serviceState, todayIn, unitToKm, type ServiceNow, type ServiceTerms } from "./service-state.js";
+import { dueReminder, formatServiceAmount, isCalendarDate, kmToUnit, reminderSent, serviceLeftText, serviceState, todayIn, unitToKm, type ServiceNow, type ServiceTerms } from "./service-state.js";
 
 const NOW: ServiceNow = { odometerKm: 15_000, engineHours: 250, today: "2025-03-10" };
 
@@ -162,6 +162,33 @@ describe("the cycle a reminder is for", () => {
     expect(reminderSent({ eventSent: false, notifiedCycle: null }, now)).toBe(false);
     // A flag set without a cycle (before cycles were recorded) holds for whatever cycle is current.
     expect(reminderSent({ eventSent: true, notifiedCycle: null }, now)).toBe(true);
+  });
+});
+
+describe("the reminder due", () => {
+  const unsent = { eventSent: false, notifiedCycle: null };
+
+  it("is the current cycle's from its remind value on, until it is sent", () => {
+    const t = { ...terms({ interval: 10_000, lastService: "6000", triggerEventLeft: 500 }), ...unsent };
+    expect(dueReminder(t, { ...NOW, odometerKm: 15_499 }, "km")).toBeNull();
+    expect(dueReminder(t, { ...NOW, odometerKm: 15_500 }, "km")).toMatchObject({ cycle: "6000", rolledOver: false, state: { expires: "16000", expired: false } });
+    expect(dueReminder({ ...t, eventSent: true, notifiedCycle: "6000" }, { ...NOW, odometerKm: 17_000 }, "km")).toBeNull();
+  });
+
+  it("is the cycle a renewing service rolled over before its reminder was seen, once", () => {
+    // Trigger 0: the cycle rolls at the very value that reminds, so only the rolled-over cycle can tell.
+    const t = { ...terms({ interval: 10_000, lastService: "6000", renewAfterExpiration: true }), ...unsent };
+    expect(dueReminder(t, { ...NOW, odometerKm: 15_999 }, "km")).toBeNull();
+    const rolled = dueReminder(t, { ...NOW, odometerKm: 16_000 }, "km");
+    expect(rolled).toMatchObject({ cycle: "6000", rolledOver: true, state: { expires: "16000" } });
+    expect(dueReminder({ ...t, eventSent: true, notifiedCycle: "6000" }, { ...NOW, odometerKm: 16_000 }, "km")).toBeNull();
+    // The next cycle, reached at 26000, is due in its turn; one reminded later holds for the earlier ones.
+    expect(dueReminder({ ...t, eventSent: true, notifiedCycle: "6000" }, { ...NOW, odometerKm: 26_000 }, "km")).toMatchObject({ cycle: "16000", rolledOver: true });
+    expect(dueReminder({ ...t, eventSent: true, notifiedCycle: "16000" }, { ...NOW, odometerKm: 26_000 }, "km")).toBeNull();
+    // Days roll back by whole days; a service that never rolled has no earlier cycle.
+    const days = { ...terms({ expirationBy: "days", interval: 30, lastService: "2025-01-01", renewAfterExpiration: true }), ...unsent };
+    expect(dueReminder(days, { ...NOW, today: "2025-02-01" }, "km")).toMatchObject({ cycle: "2025-01-01", rolledOver: true, state: { expires: "2025-01-31" } });
+    expect(dueReminder(days, { ...NOW, today: "2025-01-15" }, "km")).toBeNull();
   });
 });
 

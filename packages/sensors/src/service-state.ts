@@ -173,10 +173,52 @@ export function serviceLeftText(state: ServiceState): string {
   return `${left} ${state.unit} left`;
 }
 
+/** What the rules service records of a service's reminders: whether one went out, and for which cycle. */
+export interface ReminderFlags {
+  eventSent: boolean;
+  notifiedCycle: string | null;
+}
+
+/** Whether cycle `a` starts at or after `b`: dates compare as text, amounts as numbers. */
+function cycleAtOrAfter(a: string, b: string): boolean {
+  return DATE_RE.test(a) && DATE_RE.test(b) ? a >= b : Number(a) >= Number(b);
+}
+
+/** Whether a reminder went out for `cycle` or a later one (a flag without a cycle holds for any). */
+function remindedOf(s: ReminderFlags, cycle: string): boolean {
+  return s.eventSent && (s.notifiedCycle === null || cycleAtOrAfter(s.notifiedCycle, cycle));
+}
+
 /**
  * Whether the reminder of the service's current cycle went out: the flag the rules service
  * sets, for the cycle it was set for (a renewing service that rolled on is due a new one).
  */
-export function reminderSent(s: { eventSent: boolean; notifiedCycle: string | null }, state: Pick<ServiceState, "cycle">): boolean {
-  return s.eventSent && (s.notifiedCycle === null || s.notifiedCycle === state.cycle);
+export function reminderSent(s: ReminderFlags, state: Pick<ServiceState, "cycle">): boolean {
+  return remindedOf(s, state.cycle);
+}
+
+/** A reminder due: the cycle it is for and that cycle's state; `rolledOver` when a renewing service already passed it. */
+export interface DueReminder {
+  cycle: string;
+  state: ServiceState;
+  rolledOver: boolean;
+}
+
+/**
+ * The reminder the service is due now, if any: its current cycle's once at `remind`, or, for a
+ * renewing service that rolled on before the current cycle reached its own, the cycle it rolled
+ * over (its counter crossed remind and expiry between two looks, or its trigger is 0 and the
+ * cycle rolls at the very value that reminds), unless that cycle or a later one was reminded.
+ */
+export function dueReminder(s: ServiceTerms & ReminderFlags, now: ServiceNow, unit: ServiceDistanceUnit): DueReminder | null {
+  const state = serviceState(s, now, unit);
+  let due: DueReminder | null = state.expiring ? { cycle: state.cycle, state, rolledOver: false } : null;
+  if (!due && s.renewAfterExpiration) {
+    const first = serviceState({ ...s, renewAfterExpiration: false }, now, unit);
+    if (first.cycle !== state.cycle) {
+      const cycle = s.expirationBy === "days" ? dateOf(dayNumber(state.cycle)! - Math.floor(s.interval)) : String(Number(state.cycle) - s.interval);
+      due = { cycle, state: serviceState({ ...s, lastService: cycle, renewAfterExpiration: false }, now, unit), rolledOver: true };
+    }
+  }
+  return due && !remindedOf(s, due.cycle) ? due : null;
 }

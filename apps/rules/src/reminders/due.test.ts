@@ -114,6 +114,13 @@ describe("maintenance service reminders", () => {
     expect(dueReminders([check(renewing)], at(16_100), NO_SENSORS, T0)).toEqual([]);
   });
 
+  it("reminds of the cycle a renewing service rolled over between two looks, or at a trigger of 0", () => {
+    const renewing = { renewAfterExpiration: true, triggerEventLeft: 0 };
+    const [rolled] = dueReminders([check(renewing)], at(16_000), NO_SENSORS, T0);
+    expect(rolled).toMatchObject({ cycle: "6000", event: { message: "Service due: Oil change (16000 km)" } });
+    expect(dueReminders([check({ ...renewing, eventSent: true, notifiedCycle: "6000" })], at(16_000), NO_SENSORS, T0)).toEqual([]);
+  });
+
   it("counts engine hours and days, the days on the owner's clock", () => {
     const hours = check({ expirationBy: "engine_hours", interval: 250, lastService: "0", triggerEventLeft: 10 });
     expect(dueReminders([hours], at(0, 239), NO_SENSORS, T0)).toEqual([]);

@@ -1,6 +1,6 @@
 import { notificationRecipients, userClock, type LiveState, type UserClock } from "@fleet/contracts";
 import { isUserUsable, type EventInput, type EventNotification, type ServiceToCheck } from "@fleet/db";
-import { reminderSent, serviceCounters, serviceState, todayIn, type SensorDefinition, type ServiceState } from "@fleet/sensors";
+import { dueReminder, serviceCounters, todayIn, type SensorDefinition, type ServiceState } from "@fleet/sensors";
 import { emailLabelsFor } from "../messages.js";
 import { oneLine } from "../notify/payloads.js";
 import { reminderMessagesFor } from "./messages.js";
@@ -10,11 +10,12 @@ import { reminderMessagesFor } from "./messages.js";
  * hours or the date reaches its reminder (expires − trigger_event_left), as the vendor's
  * service checker does: an event of type "service" in the owner's events, a mail to the
  * service's addresses and an SMS to its numbers through the owner's gateway. A renewing
- * service rolls into a new cycle at expiry (service-state.ts), and each cycle reminds again.
+ * service rolls into a new cycle at expiry (service-state.ts), and each cycle reminds again,
+ * also one it rolled over before a look saw it at its reminder.
  */
 
 /** A reminder due now: the event and its notifications, and the cycle to mark as reminded. */
-export interface DueReminder {
+export interface ServiceReminder {
   check: ServiceToCheck;
   cycle: string;
   event: EventInput;
@@ -53,9 +54,9 @@ function notificationsOf(check: ServiceToCheck, message: string, clock: UserCloc
  * cycle reached its reminder and was not reminded yet. `states` and `sensors` are by device;
  * a device that never reported counts from 0 and is placed at 0, 0.
  */
-export function dueReminders(checks: readonly ServiceToCheck[], states: ReadonlyMap<number, LiveState>, sensors: ReadonlyMap<number, readonly SensorDefinition[]>, now: number): DueReminder[] {
+export function dueReminders(checks: readonly ServiceToCheck[], states: ReadonlyMap<number, LiveState>, sensors: ReadonlyMap<number, readonly SensorDefinition[]>, now: number): ServiceReminder[] {
   const clocks = new Map<number, UserClock>();
-  const out: DueReminder[] = [];
+  const out: ServiceReminder[] = [];
   for (const check of checks) {
     const { service, device, user } = check;
     if (!isUserUsable(user, new Date(now))) continue;
@@ -63,13 +64,14 @@ export function dueReminders(checks: readonly ServiceToCheck[], states: Readonly
     if (!clock) clocks.set(user.id, (clock = userClock({ timezoneId: user.timezoneId, dst: user.dst })));
     const live = states.get(device.id);
     const counters = serviceCounters(device, sensors.get(device.id) ?? [], live);
-    const state = serviceState(service, { ...counters, today: todayIn(now, clock) }, user.unitOfDistance);
-    if (!state.expiring || reminderSent(service, state)) continue;
+    const due = dueReminder(service, { ...counters, today: todayIn(now, clock) }, user.unitOfDistance);
+    if (!due) continue;
     const say = reminderMessagesFor(user.lang);
-    const message = state.expired ? say.expired(service.name) : say.due(service.name, dueAt(state));
+    // A renewing service is never shown expired: the cycle it rolled over was due where it ended.
+    const message = due.state.expired && !due.rolledOver ? say.expired(service.name) : say.due(service.name, dueAt(due.state));
     out.push({
       check,
-      cycle: state.cycle,
+      cycle: due.cycle,
       event: {
         userId: user.id,
         deviceId: device.id,
@@ -83,7 +85,7 @@ export function dueReminders(checks: readonly ServiceToCheck[], states: Readonly
         course: live?.course ?? null,
         positionId: live?.positionId ?? null,
         serviceId: service.id,
-        dedupeKey: reminderKey(check, state.cycle),
+        dedupeKey: reminderKey(check, due.cycle),
       },
       notifications: notificationsOf(check, message, clock, now),
     });
