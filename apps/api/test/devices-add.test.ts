@@ -85,7 +85,7 @@ describeApi("devices: add", (h) => {
         active: "1",
         deleted: "0",
         group_id: null,
-        pivot: { user_id: String(user.id), device_id: String(res.id), group_id: null, current_driver_id: null, active: "1", timezone_id: null },
+        pivot: { user_id: String(user.id), device_id: String(res.id), group_id: null, current_driver_id: "0", active: "1", timezone_id: null },
       });
       expect(item.device_data.created_at).toMatch(/^\d{4}-\d{2}-\d{2} \d{2}:\d{2}:\d{2}$/);
     });

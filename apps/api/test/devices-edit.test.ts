@@ -76,7 +76,7 @@ describeApi("devices: edit, destroy, activate", (h) => {
       const live = (await listed(h, user, id))!.item.device_data;
       expect(item).toMatchObject(live);
       expect(item).toMatchObject({ id: String(id), name: "Van 1", group_id: String(vans), engine_hours: "gps", detect_engine: "gps", tail_color: "#33cc33" });
-      expect(item.pivot).toEqual({ user_id: String(user.id), device_id: String(id), group_id: String(vans), current_driver_id: null, active: "1", timezone_id: null });
+      expect(item.pivot).toEqual({ user_id: String(user.id), device_id: String(id), group_id: String(vans), current_driver_id: "0", active: "1", timezone_id: null });
       expect(item).toMatchObject({
         additional_notes: "spare key in the office",
         device_icons_type: "arrow",

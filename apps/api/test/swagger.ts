@@ -19,12 +19,12 @@ export const swagger = JSON.parse(readFileSync(SWAGGER_PATH, "utf8")) as Swagger
 /*
  * The readings of the Swagger that are not literal. Its device definition is typed from a
  * single example, so the pivot's optional ids carry that example's type: group_id and
- * timezone_id "null", current_driver_id "string". They are ids or null (no group, no
- * driver, the user's timezone), which is how the Device record of get_devices and
- * get_history answers them; here they are read as "string or null".
+ * timezone_id "null". They are ids or null (no group, the user's timezone), which is how the
+ * Device record of get_devices and get_history answers them; here they are read as "string
+ * or null". current_driver_id is read as typed, a string ("0" for no driver).
  */
 const devicePivot = (swagger.definitions.device!.properties as Record<string, { properties: Record<string, JsonSchema> }>).pivot!.properties;
-for (const id of ["group_id", "current_driver_id", "timezone_id"]) devicePivot[id] = { type: ["string", "null"] };
+for (const id of ["group_id", "timezone_id"]) devicePivot[id] = { type: ["string", "null"] };
 
 /*
  * The live lists (get_devices, get_devices_latest) inline their own copy of that record as
@@ -36,8 +36,8 @@ type Props = Record<string, JsonSchema & { properties?: Props; items?: JsonSchem
 const getSchema = (path: string) => swagger.paths[path]!.get!.responses["200"]!.schema as JsonSchema & { properties?: Props; items?: JsonSchema & { properties?: Props } };
 for (const deviceData of [getSchema("/get_devices").items!.properties!.items!.items!.properties!.device_data!, getSchema("/get_devices_latest").properties!.items!.items!.properties!.device_data!]) {
   const record = deviceData.properties!;
-  for (const id of ["group_id", "current_driver_id"]) record[id] = { type: ["string", "null"] };
-  for (const id of ["group_id", "current_driver_id", "timezone_id"]) record.pivot!.properties![id] = { type: ["string", "null"] };
+  record.group_id = { type: ["string", "null"] };
+  for (const id of ["group_id", "timezone_id"]) record.pivot!.properties![id] = { type: ["string", "null"] };
 }
 
 /**

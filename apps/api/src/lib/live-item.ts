@@ -49,12 +49,13 @@ export function deviceData(d: UserDeviceRecord, user: User): DeviceData {
       user_id: str(d.pivot.userId),
       device_id: str(d.pivot.deviceId),
       group_id: d.pivot.groupId === null ? null : str(d.pivot.groupId),
-      current_driver_id: d.pivot.currentDriverId === null ? null : str(d.pivot.currentDriverId),
+      // The vendor's Swagger types it a string: no driver is "0", as an event's missing links are 0.
+      current_driver_id: str(d.pivot.currentDriverId ?? 0),
       active: d.pivot.active ? "1" : "0",
       timezone_id: d.pivot.timezoneId === null ? null : str(d.pivot.timezoneId),
     },
     group_id: d.pivot.groupId === null ? null : str(d.pivot.groupId),
-    current_driver_id: d.pivot.currentDriverId === null ? null : str(d.pivot.currentDriverId),
+    current_driver_id: str(d.pivot.currentDriverId ?? 0),
   };
 }
 

@@ -97,12 +97,12 @@ export const DeviceDataSchema = Type.Object({
     user_id: S,
     device_id: S,
     group_id: Type.Union([Type.Null(), S]),
-    current_driver_id: Type.Union([Type.Null(), S]),
+    current_driver_id: S,
     active: S,
     timezone_id: Type.Union([Type.Null(), S]),
   }),
   group_id: Type.Union([Type.Null(), S]),
-  current_driver_id: Type.Union([Type.Null(), S]),
+  current_driver_id: S,
 });
 export type DeviceData = Static<typeof DeviceDataSchema>;
 
