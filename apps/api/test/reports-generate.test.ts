@@ -158,6 +158,14 @@ describeApi("generate_report", (h) => {
       expect(history.match(/2026-03-10 08:\d\d:\d\d/g)!.length).toBeGreaterThanOrEqual(122);
     });
 
+    it("counts overspeeds among a RAG's incidents when a speed limit is sent, though its form offers none", async () => {
+      const { user, device } = await fleet();
+      // Two runs above 50 km/h in 10 km: 20 incidents per 100 km.
+      const limited = await page(user, { type: 14, devices: [device], speed_limit: 50 });
+      expect(limited).toMatch(/Overspeeds 2 /);
+      expect(await page(user, { type: 14, devices: [device] })).not.toContain("Overspeeds");
+    });
+
     it("lists the device's events (type 8) and its visits to the report's geofences (type 7)", async () => {
       const { user, device } = await fleet();
       await recordEvents(h.db, [{ userId: user.id, deviceId: device, type: "sos", message: "SOS pressed on the road", time: new Date(T0 + 60_000), latitude: 54, longitude: 25, dedupeKey: `sos-${device}` }]);

@@ -121,7 +121,7 @@ export function checkedReport(b: AddReportBody): ReportInput {
     showAddresses: used("show_addresses") && (isTruthy(b.show_addresses) ?? false),
     zonesInstead: used("zones_instead") && (isTruthy(b.zones_instead) ?? false),
     stops,
-    speedLimit: used("speed_limit") ? (b.speed_limit ?? null) : null,
+    speedLimit: used("speed_limit") || t.accepts.includes("speed_limit") ? (b.speed_limit ?? null) : null,
     daily,
     weekly,
     email,

@@ -39,6 +39,8 @@ export interface ReportType {
   parameters: readonly ReportParameter[] | null;
   /** Fields a definition must fill; `geofences` is added for every type that uses it. */
   requires: readonly ReportField[];
+  /** Fields kept when sent, though the type's form does not offer them (RAG's speed limit). */
+  accepts: readonly ReportField[];
 }
 
 const pad = (n: number) => String(n).padStart(2, "0");
@@ -74,11 +76,12 @@ interface TypeOptions {
   formats?: readonly ReportFormat[];
   parameters?: readonly ReportParameter[];
   requires?: readonly ReportField[];
+  accepts?: readonly ReportField[];
 }
 
 function reportType(type: number, name: string, fields: readonly ReportField[], o: TypeOptions = {}): ReportType {
   const requires = [...(fields.includes("geofences") ? (["geofences"] as const) : []), ...(o.requires ?? [])];
-  return { type, name, formats: o.formats ?? reportFormats, fields, parameters: o.parameters ?? null, requires };
+  return { type, name, formats: o.formats ?? reportFormats, fields, parameters: o.parameters ?? null, requires, accepts: o.accepts ?? [] };
 }
 
 /** Every report type, by id. */
@@ -96,7 +99,8 @@ export const reportTypes: readonly ReportType[] = [
   reportType(11, "Fuel fillings", PLAIN),
   reportType(12, "Fuel thefts", PLAIN),
   reportType(13, "Temperature", PLAIN, { formats: ["html"] }),
-  reportType(14, "RAG", PLAIN),
+  // The vendor's RAG form has no speed limit; one sent anyway counts overspeeds among the incidents.
+  reportType(14, "RAG", PLAIN, { accepts: ["speed_limit"] }),
   // The spec lists no fields for 15, 19 to 22 and 25: each takes those of the type it is a variant of.
   reportType(15, "Geofence in/out 24 hour mode", GEOFENCE_IO),
   reportType(16, "General information (merged) custom", GENERAL),
@@ -105,7 +109,7 @@ export const reportTypes: readonly ReportType[] = [
   reportType(20, "Geofence in/out (Ignition ON/OFF)", GEOFENCE_IO),
   reportType(21, "Drives and stops / Drivers (Business)", DRIVES),
   reportType(22, "Drives and stops / Drivers (Private)", DRIVES),
-  reportType(23, "RAG / Seatbelt", PLAIN),
+  reportType(23, "RAG / Seatbelt", PLAIN, { accepts: ["speed_limit"] }),
   reportType(24, "Customer-specific report (24)", []),
   reportType(25, "Object history", PLAIN),
   reportType(27, "Customer-specific report (27)", []),
