@@ -12,6 +12,18 @@ describe("fuel_change", () => {
     expect(r.events.map((e) => [e.type, e.message, e.time.getTime()])).toEqual([["fuel_fill", "Fuel filled: 30 l", T0 + 90_000]]);
   });
 
+  it("reports one refuelling once, however many times its amount passes the threshold, and a second one after the level stopped", () => {
+    const levels = [30, 30, 45, 60, 70, 70, 70, 85, 85];
+    const r = runTrack(deviceRules([fill(10)], { fuelSensor: fuelTank() }), track(levels.length, 30_000, (i) => ({ attributes: { fuel: levels[i]! } })));
+    expect(r.events.map((e) => [e.message, e.time.getTime()])).toEqual([
+      ["Fuel filled: 15 l", T0 + 60_000],
+      ["Fuel filled: 15 l", T0 + 210_000],
+    ]);
+    const siphoning = [80, 80, 68, 56, 44, 44];
+    const s = runTrack(deviceRules([theft(10)], { fuelSensor: fuelTank() }), track(siphoning.length, 30_000, (i) => ({ attributes: { fuel: siphoning[i]! } })));
+    expect(s.events.map((e) => e.message)).toEqual(["Fuel dropped: 12 l"]);
+  });
+
   it("reads the amount in gallons or as a share of the tank, and says nothing without a fuel sensor", () => {
     const positions = track(pump.length, 30_000, (i) => ({ attributes: { fuel: pump[i]! } }));
     // 40 l in all: 11 gal (41.6 l) is more, 5 gal (18.9 l) less; 50% of an 80 l tank is 40 l, 60% more.

@@ -9,6 +9,12 @@ export interface FuelMemory {
    * or after the last event of this stop, followed up (for a theft) or down (for a fill) since.
    */
   standingFrom: number | null;
+  /**
+   * After an event, the level the change has reached while it keeps going the same way (up for
+   * a fill, down for a theft): one refuelling read over many positions is one event, however
+   * many times its amount passes the threshold. Absent once the level stops.
+   */
+  going?: number;
 }
 
 const FILL = 1;
@@ -59,9 +65,10 @@ const shown = (change: number, sensor: Sensor) => {
  * fuel_change: a fill (`state` 1) or a theft (2) of at least the alert's amount, read from the
  * device's fuel level sensor. While the device stands, the level is compared with the highest
  * (for a theft) or lowest (for a fill) since it stopped, so a fill or a siphoning spread over
- * many positions still counts, and so does a siphoning after a fill in the same stop; while it moves, with the position before (kept once per device by the chain), so what
- * the engine burns along the way is never mistaken for a theft (Traccar's FuelEventHandler
- * compares consecutive positions).
+ * many positions still counts, and so does a siphoning after a fill in the same stop; while it
+ * moves, with the position before (kept once per device by the chain), so what the engine
+ * burns along the way is never mistaken for a theft (Traccar's FuelEventHandler compares
+ * consecutive positions). Once per episode: a change that fired is followed while it goes on.
  */
 export const fuelChange: Detector<FuelMemory> = ({ position, alert, device, owner, fuelLevel, previousFuel }, previous) => {
   const sensor = device.fuelSensor;
@@ -70,17 +77,20 @@ export const fuelChange: Detector<FuelMemory> = ({ position, alert, device, owne
   if (threshold === undefined || level === null) return UNCHANGED;
   const standing = !position.moving && !position.engineOn;
   if (previous === undefined) return quiet({ standingFrom: standing ? level : null });
+  const state = alert.attributes.state;
+  const way = state === FILL ? 1 : state === THEFT ? -1 : 0;
+  // The change that fired is still going on: the same episode, followed to where it stops.
+  if (previous.going !== undefined && (level - previous.going) * way > 0) return quiet({ standingFrom: standing ? level : null, going: level });
   const from = standing ? (previous.standingFrom ?? previousFuel ?? level) : (previousFuel ?? level);
   const change = level - from;
-  if (alert.attributes.state === FILL && change >= threshold) {
-    return { events: [{ type: "fuel_fill", message: messagesFor(owner.lang).fuelFilled(shown(change, sensor!)) }], next: { standingFrom: standing ? level : null } };
+  if (state === FILL && change >= threshold) {
+    return { events: [{ type: "fuel_fill", message: messagesFor(owner.lang).fuelFilled(shown(change, sensor!)) }], next: { standingFrom: standing ? level : null, going: level } };
   }
-  if (alert.attributes.state === THEFT && -change >= threshold) {
-    return { events: [{ type: "fuel_theft", message: messagesFor(owner.lang).fuelDropped(shown(change, sensor!)) }], next: { standingFrom: standing ? level : null } };
+  if (state === THEFT && -change >= threshold) {
+    return { events: [{ type: "fuel_theft", message: messagesFor(owner.lang).fuelDropped(shown(change, sensor!)) }], next: { standingFrom: standing ? level : null, going: level } };
   }
-  const state = alert.attributes.state;
   // Just stopped: the stop is measured from here, not from the last level on the move, which would count the fuel burnt since as stolen.
   const base = previous.standingFrom ?? level;
   const standingFrom = !standing ? null : state === THEFT ? Math.max(base, level) : state === FILL ? Math.min(base, level) : base;
-  return previous.standingFrom === standingFrom ? UNCHANGED : quiet({ standingFrom });
+  return previous.standingFrom === standingFrom && previous.going === undefined ? UNCHANGED : quiet({ standingFrom });
 };
