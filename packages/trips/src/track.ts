@@ -49,3 +49,20 @@ export function stepDistances(points: readonly HistoryRow[]): number[] {
   }
   return out;
 }
+
+/** Every row in time order (then by id), positions of one instant included: what lists them all shows. */
+export function rowsInOrder<R extends HistoryRow>(rows: readonly R[]): R[] {
+  return [...rows].sort(byTime);
+}
+
+/**
+ * The km of each row's step, by row id, as the track measures it (stepDistances over its
+ * fixes: one per instant, GPS spikes measured across): from the fix before it among `rows`,
+ * 0 for the first and for another position of the same instant. So a list of every row adds
+ * up to the track's distance.
+ */
+export function stepsByRow(rows: readonly HistoryRow[]): Map<number, number> {
+  const fixes = orderedFixes(rows);
+  const km = stepDistances(fixes);
+  return new Map(fixes.map((f, i) => [f.id, km[i]!]));
+}

@@ -5,7 +5,8 @@ import type { HistoryStore, PositionRange } from "@fleet/history";
 import type { FastifyReply } from "fastify";
 import { clockOf } from "../lib/clock.js";
 import { TRACK_WRITERS, type TrackMeta } from "../lib/history-files.js";
-import { STEP_CONTEXT, stepsByRow } from "../lib/track-steps.js";
+import { stepsByRow } from "@fleet/trips";
+import { STEP_CONTEXT } from "../lib/track-steps.js";
 import { localTimes } from "../lib/local-times.js";
 import { found } from "./found.js";
 

@@ -7,7 +7,8 @@ import { otherArr, otherXml } from "../lib/attribute-members.js";
 import type { LiveRecordCache } from "../lib/live-records.js";
 import { localTimes } from "../lib/local-times.js";
 import { paginate } from "../lib/pagination.js";
-import { STEP_CONTEXT, stepsByRow } from "../lib/track-steps.js";
+import { stepsByRow } from "@fleet/trips";
+import { STEP_CONTEXT } from "../lib/track-steps.js";
 import { found } from "./found.js";
 import { record as sensorRecord, type LiveStates } from "./sensors.js";
 

@@ -44,6 +44,8 @@ type TypeSpec = Reads & {
   combined?: boolean;
   /** It lists the devices' events. */
   events?: boolean;
+  /** It lists every stored position, those of one instant included (object history). */
+  rows?: boolean;
   /** It names the drivers whose cards its devices read. */
   drivers?: boolean;
   /** It names stops by every geofence of the user, not the report's (type 18 has no geofences field). */
@@ -73,7 +75,7 @@ const TYPES: Partial<Record<number, TypeSpec>> = {
   21: { reads: "groups", build: types.drivesAndStopsDriversBusiness, combined: true, drivers: true },
   22: { reads: "groups", build: types.drivesAndStopsDriversPrivate, combined: true, drivers: true },
   23: { reads: "track", build: types.ragSeatbelt },
-  25: { reads: "track", build: types.objectHistory },
+  25: { reads: "track", build: types.objectHistory, rows: true },
   28: { reads: "track", build: types.geofenceInOutShift },
 };
 
@@ -186,6 +188,7 @@ async function made(deps: ReportMakingDeps, user: User, definition: Definition, 
       fuelUnit: fuel ? fuel.unitOfMeasurement : null,
       readings: readingsOf(sensors),
       ...(spec.events ? { events: await eventsOf(deps.db, user.id, device.id, range) } : {}),
+      ...(spec.rows ? { rows } : {}),
     };
   };
 

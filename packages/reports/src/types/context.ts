@@ -62,6 +62,11 @@ export interface DeviceTrack {
   track: Segmentation;
   /** The fuel sensor's unit when the device has one (fuel columns then show). */
   fuelUnit: string | null;
+  /**
+   * Every stored position in the period, positions of one instant included (the track keeps
+   * the first of them): read only for object history, which lists them all.
+   */
+  rows?: readonly HistoryRow[];
   /** The device's events in the period, oldest first: read only for the types that list them. */
   events?: readonly ReportEvent[];
   /** The device's sensors as the types that list their readings read them (a report cannot read sensor definitions itself). */

@@ -23,6 +23,21 @@ describe("object history (type 25)", () => {
     expect(rounded(table!.footer)).toEqual(["Total", null, null, null, null, 0.2, null]);
   });
 
+  it("lists a second position of one instant too, as stored, adding no distance", () => {
+    // A heartbeat stored at the instant of the second fix, parked where the device stood before.
+    const twin = { ...rows[0]!, id: rows[1]!.id + 1000, fixTime: rows[1]!.fixTime, attributes: { ignition: false } };
+    const stored = [rows[0]!, rows[1]!, twin, rows[2]!];
+    const doc = objectHistory(heading("Object history"), [{ ...deviceTrack(1, "Truck 1", stored), rows: stored }], ctx());
+    const [table] = doc.sections[0]!.tables;
+    expect(table!.rows.map((r) => rounded([r[0]!, r[5]!, r[6]!]))).toEqual([
+      ["2026-01-05 08:00:00", 0, "ignition: true, sat: 7"],
+      ["2026-01-05 08:00:10", 0.1, "fuel: 50.5"],
+      ["2026-01-05 08:00:10", 0, "ignition: false"],
+      ["2026-01-05 08:00:20", 0.1, "fuel: 50.5"],
+    ]);
+    expect(rounded(table!.footer!.slice(5, 6))).toEqual([0.2]);
+  });
+
   it("speaks the user's units: speed, altitude and distance", () => {
     const [table] = objectHistory(heading("Object history"), [deviceTrack(1, "Truck 1", rows)], ctx({ units: MI })).sections[0]!.tables;
     expect(table!.columns.slice(2, 6).map((c) => c.title)).toEqual(["Speed (mph)", "Altitude (ft)", "Course", "Distance (mi)"]);
