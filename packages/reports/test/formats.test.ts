@@ -45,13 +45,18 @@ describe("drives and stops, read back from each format", () => {
     await book.xlsx.load((await renderReport(doc, "xls")).body as unknown as ExcelJS.Buffer);
     const rows: unknown[][] = [];
     const durationFormats = new Set<string>();
+    const timeFormats = new Set<string>();
     book.worksheets[0]!.eachRow((row) => {
       const values = (row.values as unknown[]).slice(1, 8);
       if (values[0] !== "Drive" && values[0] !== "Stop") return;
       durationFormats.add(row.getCell(4).numFmt);
-      // A duration is a time (days, as spreadsheets count it), which ExcelJS reads back as a date
-      // from the spreadsheets' day 0: here in seconds since then.
-      rows.push(values.map((v) => (v instanceof Date ? (v.getTime() - EXCEL_DAY_0) / 1000 : typeof v === "number" ? Math.round(v * 100) / 100 : v)));
+      for (const c of [2, 3]) timeFormats.add(row.getCell(c).numFmt);
+      // Times are spreadsheet dates, the clock's wall time as UTC. A duration is a time (days, as
+      // spreadsheets count it), which ExcelJS reads back as a date from the spreadsheets' day 0:
+      // here in seconds since then.
+      const read = (v: unknown, i: number) =>
+        v instanceof Date ? (i === 1 || i === 2 ? v.toISOString().slice(0, 19).replace("T", " ") : (v.getTime() - EXCEL_DAY_0) / 1000) : typeof v === "number" ? Math.round(v * 100) / 100 : v;
+      rows.push(values.map(read));
     });
     expect(rows).toEqual([
       ["Drive", "2026-01-05 08:00:00", "2026-01-05 08:10:10", 610, 10, 60, 59],
@@ -59,5 +64,6 @@ describe("drives and stops, read back from each format", () => {
       ["Drive", "2026-01-05 08:20:10", "2026-01-05 08:25:10", 300, 10, 120, 120],
     ]);
     expect([...durationFormats]).toEqual(["[h]:mm:ss"]);
+    expect(timeFormats).toEqual(new Set(["yyyy-mm-dd hh:mm:ss"]));
   });
 });

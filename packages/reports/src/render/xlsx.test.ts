@@ -2,7 +2,7 @@ import ExcelJS from "exceljs";
 import { beforeAll, describe, expect, it } from "vitest";
 import { LONG_ADDRESS, TRIP_ROWS, sampleDocument, tripColumns, tripRow, tripTotals } from "../../test/sample-document.js";
 import type { RenderedReport } from "../document.js";
-import { renderXlsx } from "./xlsx.js";
+import { clockTime, renderXlsx } from "./xlsx.js";
 
 let rendered: RenderedReport;
 const book = new ExcelJS.Workbook();
@@ -101,5 +101,32 @@ describe("renderXlsx", () => {
     expect(trips.getColumn(5).width).toBeGreaterThanOrEqual("Top speed (km/h)".length);
     expect(trips.getColumn(5).width).toBeLessThan(trips.getColumn(2).width ?? 0);
     expect(sheet(1).getColumn(2).width).toBe(60);
+  });
+});
+
+describe("times in a spreadsheet", () => {
+  it("writes the reports' times and dates as spreadsheet dates that read as written, other text as text", async () => {
+    const doc = {
+      title: "Drives",
+      subtitle: ["2026-03-10 00:00:00 - 2026-03-10 23:59:59"],
+      sections: [
+        {
+          heading: "Truck",
+          tables: [{ columns: [{ title: "Start" }, { title: "Day" }, { title: "Note" }], rows: [["2026-03-10 08:05:10", "2026-03-10", "2026-02-30 08:00:00"]] }],
+        },
+      ],
+    };
+    const loaded = new ExcelJS.Workbook();
+    await loaded.xlsx.load((await renderXlsx(doc)).body as unknown as ExcelJS.Buffer);
+    const s = loaded.worksheets[0]!;
+    const row = s.getRow(rowStarting(s, "Start") + 1);
+    expect(row.getCell(1).value).toEqual(new Date(Date.UTC(2026, 2, 10, 8, 5, 10)));
+    expect(row.getCell(1).numFmt).toBe("yyyy-mm-dd hh:mm:ss");
+    expect(row.getCell(2).value).toEqual(new Date(Date.UTC(2026, 2, 10)));
+    expect(row.getCell(2).numFmt).toBe("yyyy-mm-dd");
+    // Not a day of the calendar: kept as the text it is. The period line stays a line of text.
+    expect(row.getCell(3).value).toBe("2026-02-30 08:00:00");
+    expect(s.getRow(2).getCell(1).value).toBe("2026-03-10 00:00:00 - 2026-03-10 23:59:59");
+    expect(clockTime("Truck 2026-03-10 08:05:10")).toBeUndefined();
   });
 });

@@ -35,6 +35,24 @@ export async function renderXlsx(doc: ReportDocument): Promise<RenderedReport> {
   return { body: Buffer.from(bytes as ArrayBuffer), ...REPORT_FILE_TYPES.xls };
 }
 
+const CLOCK_TIME = /^(\d{4})-(\d{2})-(\d{2})(?: (\d{2}):(\d{2}):(\d{2}))?$/;
+
+/**
+ * A time as the reports write it on the user's clock ("2026-03-10 08:05:10", or a date) as a
+ * spreadsheet date, so it sorts, filters and subtracts as one, shown as it was written. A
+ * spreadsheet's dates have no timezone: the clock's wall time is written as it reads (as UTC,
+ * which is how the writer counts dates). Undefined for any other text.
+ */
+export function clockTime(text: string): { date: Date; format: string } | undefined {
+  const m = CLOCK_TIME.exec(text);
+  if (!m) return undefined;
+  const [y, mo, d, h, mi, sec] = m.slice(1).map((part) => Number(part ?? 0)) as [number, number, number, number, number, number];
+  const date = new Date(Date.UTC(y, mo - 1, d, h, mi, sec));
+  // Only what reads back as the same text: "2026-02-30" stays text.
+  if (date.toISOString().slice(0, 19).replace("T", " ") !== `${m[1]}-${m[2]}-${m[3]} ${m[4] ?? "00"}:${m[5] ?? "00"}:${m[6] ?? "00"}`) return undefined;
+  return { date, format: m[4] === undefined ? "yyyy-mm-dd" : "yyyy-mm-dd hh:mm:ss" };
+}
+
 /** A number format showing what shownNumber shows: the column's decimals, or 0 for integers and 2 otherwise. */
 export function numberFormat(value: number, column: ReportColumn): string {
   const decimals = column.decimals ?? (Number.isInteger(value) ? 0 : 2);
@@ -61,10 +79,13 @@ class SheetWriter {
    * text measured.
    */
   cells(values: readonly Cell[], columns: readonly ReportColumn[]): ExcelJS.Row {
-    const row = this.sheet.addRow(values.map((v) => (isDuration(v) ? v.durationMs / DAY_MS : v)));
+    const times = values.map((v) => (typeof v === "string" ? clockTime(v) : undefined));
+    const row = this.sheet.addRow(values.map((v, i) => times[i]?.date ?? (isDuration(v) ? v.durationMs / DAY_MS : v)));
     values.forEach((value, i) => {
       const column = columns[i] ?? { title: "" };
-      if (typeof value === "number") row.getCell(i + 1).numFmt = numberFormat(value, column);
+      const time = times[i];
+      if (time) row.getCell(i + 1).numFmt = time.format;
+      else if (typeof value === "number") row.getCell(i + 1).numFmt = numberFormat(value, column);
       else if (isDuration(value)) row.getCell(i + 1).numFmt = DURATION_FORMAT;
       this.measure(i, cellText(value, column));
     });
