@@ -16,6 +16,8 @@ const MIN_FONT_SIZE = 5.5;
 const PAD_X = 4;
 const PAD_Y = 2.5;
 const MAX_LINES = 3;
+/** Lines wrap between words, so a text needs more than its width over MAX_LINES to fit them. */
+const KEY_WRAP_SLACK = 1.25;
 /** No column takes more than this share of the width before the others have what they need. */
 const MAX_SHARE = 0.4;
 const HEADER_FILL = "#e6e6e6";
@@ -143,12 +145,18 @@ async function tableLayout(pdf: PDFKit.PDFDocument, table: ReportTable, pause: (
     }
   }
   const n = table.columns.length;
+  // The first column names the row (a merged report's device): as wide as its longest text
+  // needs to fit its lines, with room for uneven breaks, rather than cut like a long address;
+  // the table is set smaller for it as for a word.
+  if (n > 0) words[0] = Math.max(words[0]!, (full[0]! * KEY_WRAP_SLACK) / MAX_LINES);
   const wordsWidth = words.reduce((a, b) => a + b, 0);
   const scale = wordsWidth + n * pad <= available ? 1 : Math.max(MIN_FONT_SIZE / FONT_SIZE, (available - n * pad) / wordsWidth);
   const cap = available * MAX_SHARE;
   // A little over the measured width: text set exactly as wide as its column may still wrap.
   const needed = full.map((w) => Math.min(w * scale + pad + 0.5, cap));
   const floors = words.map((w) => Math.min(w * scale + pad + 0.5, cap));
+  // Only from room the other columns' floors leave, so the table never runs past the page.
+  if (n > 0) floors[0] = Math.min(floors[0]!, Math.max(0, available - floors.slice(1).reduce((a, b) => a + b, 0)));
   pdf.font(REGULAR).fontSize(FONT_SIZE * scale);
   return { x: pdf.page.margins.left, widths: columnWidths(needed, available, floors), numeric: numericColumns(table), fontSize: FONT_SIZE * scale, lineHeight: pdf.currentLineHeight(true) };
 }

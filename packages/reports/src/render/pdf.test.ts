@@ -133,6 +133,18 @@ describe("renderPdf and what its font cannot draw", () => {
     for (const word of ["duration", "consumption", "speed", "Overspeed", "2026-11-26", "07:00:00", "28min"]) expect(words, word).toContain(word);
   });
 
+  it("keeps a long name in a merged table's first column whole, wrapped rather than cut", async () => {
+    const titles = ["Device", "Route start", "Route end", "Route length (km)", "Move duration", "Stop duration", "Stop count", "Top speed (kph)", "Average speed (kph)", "Overspeed count", "Fuel consumption (l)"];
+    const name = "Volvo FH16 750 Globetrotter XL — Refrigerated Trailer Unit 0042 (Kaunas depot, Šančiai)";
+    const row = [name, "2026-11-26 07:00:00", "2026-11-26 18:00:00", 90.12, "1h 28min", "9h 31min", 3, 100, 61, 1, 9.5];
+    const doc: ReportDocument = { title: "Merged", subtitle: [], sections: [{ heading: "All devices", tables: [{ columns: titles.map((title) => ({ title })), rows: [row] }] }] };
+    for (const orientation of ["portrait", "landscape"] as const) {
+      const words = pageText((await renderPdf(doc, orientation)).body, 1).split(/\s+/);
+      expect(words.join(" "), orientation).not.toContain("…");
+      for (const word of name.split(" ")) expect(words, `${orientation}: ${word}`).toContain(word);
+    }
+  });
+
   it("draws a tab or another control character in a name as a space, not a missing glyph", async () => {
     const doc: ReportDocument = { title: "Tabs", subtitle: [], sections: [{ heading: "Van\t7", summary: [["Plate\u0085", "AB\t123"]], tables: [{ columns: [{ title: "Name" }], rows: [["Depot\tNorth\u2028gate"]] }] }] };
     const text = pageText((await renderPdf(doc, "portrait")).body, 1);
