@@ -40,8 +40,11 @@ export interface ReportTable {
 export interface ReportSection {
   /** What the section is about: a device's name, a geofence's, a driver's. */
   heading: string;
-  /** Label/value pairs shown above the tables (totals, the device's plate, the period). */
-  summary?: readonly (readonly [label: string, value: Cell])[];
+  /**
+   * Label/value pairs shown above the tables (totals, the device's plate, the period), a number
+   * with its decimals when given (else 0 for an integer and 2 otherwise, as a column's).
+   */
+  summary?: readonly (readonly [label: string, value: Cell, decimals?: number])[];
   tables: readonly ReportTable[];
 }
 

@@ -7,10 +7,13 @@ export function cellText(cell: Cell, column: ReportColumn): string {
   return typeof cell === "number" ? shownNumber(cell, column) : cell;
 }
 
-/** A summary value has no column of its own; it is shown as a column without decimals set would be. */
-export function summaryText(label: string, value: Cell): string {
-  return cellText(value, { title: label });
+/** A summary value has no column of its own; it is shown as a column with its decimals would be. */
+export function summaryText(label: string, value: Cell, decimals?: number): string {
+  return cellText(value, summaryColumn(label, decimals));
 }
+
+/** The column a summary value is shown as: its label, and its decimals when it has them. */
+export const summaryColumn = (label: string, decimals?: number): ReportColumn => (decimals === undefined ? { title: label } : { title: label, decimals });
 
 /**
  * Which columns hold numbers, so their headings line up with their right-aligned cells. A column

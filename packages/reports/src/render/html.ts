@@ -42,7 +42,7 @@ function section(s: ReportSection): string {
   const summary = s.summary?.length
     ? [
         '<dl class="summary">',
-        ...s.summary.map(([label, value]) => `<dt>${escapeHtml(label)}</dt><dd${typeof value === "number" ? ' class="num"' : ""}>${escapeHtml(summaryText(label, value))}</dd>`),
+        ...s.summary.map(([label, value, decimals]) => `<dt>${escapeHtml(label)}</dt><dd${typeof value === "number" ? ' class="num"' : ""}>${escapeHtml(summaryText(label, value, decimals))}</dd>`),
         "</dl>",
       ]
     : [];

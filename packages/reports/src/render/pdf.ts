@@ -29,7 +29,7 @@ function printableDocument(doc: ReportDocument): ReportDocument {
     subtitle: doc.subtitle.map(printable),
     sections: doc.sections.map((section) => ({
       heading: printable(section.heading),
-      ...(section.summary ? { summary: section.summary.map(([label, value]) => [printable(label), printableCell(value)] as const) } : {}),
+      ...(section.summary ? { summary: section.summary.map(([label, value, decimals]) => [printable(label), printableCell(value), decimals] as const) } : {}),
       tables: section.tables.map((table) => ({
         ...table,
         columns: table.columns.map((column) => ({ ...column, title: printable(column.title) })),
@@ -100,8 +100,8 @@ function drawSummary(pdf: PDFKit.PDFDocument, section: ReportSection): void {
   const width = contentWidth(pdf);
   pdf.fontSize(9);
   const labelWidth = Math.min(width / 3, Math.max(...pairs.map(([label]) => pdf.font(BOLD).widthOfString(label))) + 12);
-  for (const [label, value] of pairs) {
-    const text = summaryText(label, value);
+  for (const [label, value, decimals] of pairs) {
+    const text = summaryText(label, value, decimals);
     const height = Math.max(pdf.font(BOLD).heightOfString(label, { width: labelWidth - 12 }), pdf.font(REGULAR).heightOfString(text, { width: width - labelWidth }));
     ensureSpace(pdf, height);
     const top = pdf.y;

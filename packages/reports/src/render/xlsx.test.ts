@@ -2,6 +2,7 @@ import ExcelJS from "exceljs";
 import { beforeAll, describe, expect, it } from "vitest";
 import { LONG_ADDRESS, TRIP_ROWS, sampleDocument, tripColumns, tripRow, tripTotals } from "../../test/sample-document.js";
 import type { RenderedReport } from "../document.js";
+import { renderHtml } from "./html.js";
 import { clockTime, renderXlsx } from "./xlsx.js";
 
 let rendered: RenderedReport;
@@ -128,5 +129,19 @@ describe("times in a spreadsheet", () => {
     expect(row.getCell(3).value).toBe("2026-02-30 08:00:00");
     expect(s.getRow(2).getCell(1).value).toBe("2026-03-10 00:00:00 - 2026-03-10 23:59:59");
     expect(clockTime("Truck 2026-03-10 08:05:10")).toBeUndefined();
+  });
+});
+
+describe("a summary's decimals", () => {
+  it("shows an amount with the decimals it is given, whole or not, in every format", async () => {
+    const doc = { title: "Fuel", subtitle: [], sections: [{ heading: "Truck", summary: [["Fuel filled (l)", 32, 2], ["Fuel stolen (l)", 17.7, 2], ["Fillings", 1, 0]] as const, tables: [] }] };
+    const loaded = new ExcelJS.Workbook();
+    await loaded.xlsx.load((await renderXlsx(doc)).body as unknown as ExcelJS.Buffer);
+    const s = loaded.worksheets[0]!;
+    expect(["Fuel filled (l)", "Fuel stolen (l)", "Fillings"].map((label) => s.getRow(rowStarting(s, label)).getCell(2).numFmt)).toEqual(["0.00", "0.00", "0"]);
+    const html = (await renderHtml(doc)).body.toString("utf8");
+    expect(html).toContain(">32.00<");
+    expect(html).toContain(">17.70<");
+    expect(html).toContain(">1<");
   });
 });

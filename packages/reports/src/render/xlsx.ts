@@ -1,6 +1,6 @@
 import ExcelJS from "exceljs";
 import { isDuration, REPORT_FILE_TYPES, type Cell, type RenderedReport, type ReportColumn, type ReportDocument, type ReportSection, type ReportTable } from "../document.js";
-import { cellText } from "./cells.js";
+import { cellText, summaryColumn } from "./cells.js";
 import { pacer } from "./pace.js";
 import { sheetNames } from "./sheet-names.js";
 
@@ -111,8 +111,8 @@ async function writeSheet(sheet: ExcelJS.Worksheet, doc: ReportDocument, section
   for (const line of doc.subtitle) w.line(line, { color: { argb: "FF555555" } });
   w.blank();
   w.line(section.heading, { bold: true, size: 12 });
-  for (const [label, value] of section.summary ?? []) {
-    const row = w.cells([label, value], [{ title: "" }, { title: label }]);
+  for (const [label, value, decimals] of section.summary ?? []) {
+    const row = w.cells([label, value], [{ title: "" }, summaryColumn(label, decimals)]);
     row.getCell(1).font = { bold: true };
   }
   for (const table of section.tables) {

@@ -43,7 +43,7 @@ describe("fuel fillings (type 11)", () => {
 
   it("takes the device's own threshold", () => {
     const [section] = fuelFillings(heading("Fuel fillings"), [filler({ minFuelFillings: 25 })], ctx()).sections;
-    expect(section!.summary).toEqual([["Minimum rise (l)", 25], ["Fuel fillings", 0], ["Fuel filled (l)", 0]]);
+    expect(section!.summary).toEqual([["Minimum rise (l)", 25, 2], ["Fuel fillings", 0, 0], ["Fuel filled (l)", 0, 2]]);
     expect(section!.tables[0]!.rows).toEqual([]);
     expect(section!.tables[0]!.empty).toBe("No fuel fillings in the period.");
   });
@@ -52,7 +52,7 @@ describe("fuel fillings (type 11)", () => {
     const [none, quiet] = fuelFillings(heading("Fuel fillings"), [emptyTrack(), deviceTrack(3, "Van 3", [], { fuel: true })], ctx()).sections;
     expect(none!.summary).toEqual([]);
     expect(none!.tables[0]!.empty).toBe("The device has no fuel sensor.");
-    expect(quiet!.summary).toEqual([["Minimum rise (l)", 10], ["Fuel fillings", 0], ["Fuel filled (l)", 0]]);
+    expect(quiet!.summary).toEqual([["Minimum rise (l)", 10, 2], ["Fuel fillings", 0, 0], ["Fuel filled (l)", 0, 2]]);
     expect(quiet!.tables[0]!.empty).toBe("No fuel fillings in the period.");
   });
 });
@@ -86,7 +86,7 @@ describe("fuel thefts (type 12)", () => {
 
   it("never takes fuel burnt while driving, or a filling, for a theft", () => {
     const [section] = fuelThefts(heading("Fuel thefts"), [filler()], ctx()).sections;
-    expect(section!.summary![1]).toEqual(["Fuel thefts", 0]);
+    expect(section!.summary![1]).toEqual(["Fuel thefts", 0, 0]);
     expect(section!.tables[0]!.empty).toBe("No fuel thefts in the period.");
   });
 

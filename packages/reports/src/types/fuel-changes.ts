@@ -93,9 +93,9 @@ function section(t: DeviceTrack, ctx: ReportContext, kind: ChangeKind): ReportSe
   return {
     heading: t.device.name,
     summary: [
-      [withUnit(kind.thresholdLabel, unit), threshold],
-      [kind.name, changes.length],
-      [withUnit(kind.totalLabel, unit), sumOf(changes, amountOf)],
+      [withUnit(kind.thresholdLabel, unit), threshold, 2],
+      [kind.name, changes.length, 0],
+      [withUnit(kind.totalLabel, unit), sumOf(changes, amountOf), 2],
     ],
     tables: [fieldTable(fields, changes, `No ${kind.name.toLowerCase()} in the period.`)],
   };

@@ -7,7 +7,7 @@ import { totalsOf, type DeviceFigures, type TrackFigures } from "./totals.js";
  * and stops (type 3) heads its table with: the same cut as get_history's, so the screens and
  * the reports never disagree.
  */
-export const figuresSummary = (f: TrackFigures, ctx: ReportContext): ReportSection["summary"] => totalsOf(f, ctx).map((x) => [x.label, x.value] as const);
+export const figuresSummary = (f: TrackFigures, ctx: ReportContext): ReportSection["summary"] => totalsOf(f, ctx).map((x) => [x.label, x.value, x.decimals] as const);
 
 /** Type 1, general information: a section of totals per device. */
 export function generalInformation(heading: ReportHeading, devices: readonly DeviceFigures[], ctx: ReportContext): ReportDocument {

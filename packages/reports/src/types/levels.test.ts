@@ -22,10 +22,10 @@ describe("fuel level (type 10)", () => {
     const [section] = doc.sections;
     expect(section!.heading).toBe("Truck 1");
     expect(section!.summary).toEqual([
-      ["Start level (l)", 50],
-      ["End level (l)", 80],
-      ["Minimum level (l)", 49.5],
-      ["Maximum level (l)", 80],
+      ["Start level (l)", 50, 2],
+      ["End level (l)", 80, 2],
+      ["Minimum level (l)", 49.5, 2],
+      ["Maximum level (l)", 80, 2],
     ]);
     const [table] = section!.tables;
     expect(table!.columns).toEqual([{ title: "Time" }, { title: "Fuel level (l)", decimals: 2 }, { title: "Position" }]);
@@ -45,7 +45,7 @@ describe("fuel level (type 10)", () => {
     expect(none!.summary).toEqual([]);
     expect(none!.tables[0]!.rows).toEqual([]);
     expect(none!.tables[0]!.empty).toBe("The device has no fuel sensor.");
-    expect(quiet!.summary).toEqual([["Start level (l)", null], ["End level (l)", null], ["Minimum level (l)", null], ["Maximum level (l)", null]]);
+    expect(quiet!.summary).toEqual([["Start level (l)", null, 2], ["End level (l)", null, 2], ["Minimum level (l)", null, 2], ["Maximum level (l)", null, 2]]);
     expect(quiet!.tables[0]!.empty).toBe("No fuel readings in the period.");
   });
 });
@@ -54,7 +54,7 @@ describe("temperature (type 13)", () => {
   it("lists the readings where they changed, and their lowest, highest and mean", () => {
     const [section] = temperature(heading("Temperature"), [fridge()], ctx()).sections;
     // (20 + 21 + 21 + 23) / 4: each reading once.
-    expect(section!.summary).toEqual([["Minimum temperature (°C)", 20], ["Maximum temperature (°C)", 23], ["Average temperature (°C)", 21.25]]);
+    expect(section!.summary).toEqual([["Minimum temperature (°C)", 20, 1], ["Maximum temperature (°C)", 23, 1], ["Average temperature (°C)", 21.25, 1]]);
     const [table] = section!.tables;
     expect(table!.columns[1]).toEqual({ title: "Temperature (°C)", decimals: 1 });
     expect(table!.rows).toEqual([
@@ -70,6 +70,6 @@ describe("temperature (type 13)", () => {
     expect(none!.summary).toEqual([]);
     expect(quiet!.tables[0]!.empty).toBe("No temperature readings in the period.");
     expect(quiet!.tables[0]!.columns[1]!.title).toBe("Temperature");
-    expect(quiet!.summary).toEqual([["Minimum temperature", null], ["Maximum temperature", null], ["Average temperature", null]]);
+    expect(quiet!.summary).toEqual([["Minimum temperature", null, 1], ["Maximum temperature", null, 1], ["Average temperature", null, 1]]);
   });
 });

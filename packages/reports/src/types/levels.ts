@@ -67,7 +67,7 @@ function section(t: DeviceTrack, ctx: ReportContext, kind: LevelKind): ReportSec
   const empty = read ? `No ${kind.sensor} readings in the period.` : `The device has no ${kind.sensor} sensor.`;
   return {
     heading: t.device.name,
-    summary: read ? kind.summary(readings.map((r) => r.value), unit) : [],
+    summary: read ? kind.summary(readings.map((r) => r.value), unit).map(([label, value]) => [label, value, kind.decimals] as const) : [],
     tables: [fieldTable(fields, changedReadings(readings), empty)],
   };
 }

@@ -29,7 +29,8 @@ describe("general information (type 1)", () => {
       "Engine idle": "600s",
       "Engine hours": "1510s",
     });
-    expect(two!.summary!.slice(0, 3)).toEqual([["Route start", null], ["Route end", null], ["Route length (km)", 0]]);
+    // Each amount with its decimals: the empty day's length reads "0.00", as in the merged table.
+    expect(two!.summary!.slice(0, 3)).toEqual([["Route start", null, undefined], ["Route end", null, undefined], ["Route length (km)", 0, 2]]);
   });
 
   it("speaks the user's units, and counts no overspeed without a limit", () => {
