@@ -16,7 +16,7 @@ describe("drives and stops / geofences (type 18)", () => {
     const doc = drivesAndStopsGeofences(heading("Drives and stops / Geofences"), [truck()].map(groups), ctx(), [town, home, yard]);
     expect(doc.subtitle[0]).toBe("Drives and stops / Geofences");
     const [section] = doc.sections;
-    expect(new Map(section!.summary!).get("Stops")).toBe(1);
+    expect(new Map(section!.summary!.map(([k, v]) => [k, v])).get("Stops")).toBe(1);
     const [table] = section!.tables;
     expect(table!.columns.map((c) => c.title)).toEqual(["Status", "Start", "End", "Duration", "Distance (km)", "Top speed (kph)", "Average speed (kph)", "Engine idle", "Location"]);
     expect(table!.rows.map(rounded)).toEqual([

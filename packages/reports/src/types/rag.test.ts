@@ -4,7 +4,7 @@ import { ctx, deviceTrack, emptyTrack, heading, MI, T0, withAttribute } from "./
 import { rag, ragRating, ragScore, ragSeatbelt } from "./rag.js";
 
 /** Summary values to 3 decimals. */
-const summaryOf = (s: { summary?: readonly (readonly [string, unknown])[] } | undefined) => s?.summary?.map(([k, v]) => [k, typeof v === "number" ? Math.round(v * 1000) / 1000 : v]);
+const summaryOf = (s: { summary?: readonly (readonly [string, unknown, unknown?])[] } | undefined) => s?.summary?.map(([k, v]) => [k, typeof v === "number" ? Math.round(v * 1000) / 1000 : v]);
 
 /**
  * A fix a second from 08:00:00: 0 → 10 → 20 km/h (+10 km/h a second twice: one harsh
@@ -141,7 +141,7 @@ describe("RAG / Seatbelt (type 23)", () => {
 
   it("says so for a device that never reports its seatbelt, and leaves its seatbelt figures empty", () => {
     const [section] = ragSeatbelt(heading("RAG / Seatbelt"), [jerky()], ctx()).sections;
-    const summary = new Map(section!.summary);
+    const summary = new Map(section!.summary!.map(([k, v]) => [k, v]));
     expect([summary.get("Unbelted drives"), summary.get("Unbelted drives per 100 km"), summary.get("Distance unbelted (km)"), summary.get("Time unbelted")]).toEqual([null, null, null, null]);
     // Only the harsh driving counts: 6 per 100 km.
     expect(summary.get("Score")).toBe(40);
@@ -151,7 +151,7 @@ describe("RAG / Seatbelt (type 23)", () => {
   it("reads the seatbelt the api gives instead of the attribute", () => {
     const t = { ...careless(), readings: { seatbelt: () => true } };
     const [section] = ragSeatbelt(heading("RAG / Seatbelt"), [t], ctx()).sections;
-    expect(new Map(section!.summary).get("Unbelted drives")).toBe(0);
+    expect(new Map(section!.summary!.map(([k, v]) => [k, v])).get("Unbelted drives")).toBe(0);
     expect(section!.tables[1]!.empty).toBe("No driving unbelted in the period.");
   });
 });
