@@ -260,16 +260,37 @@ describe("segmentTrack", () => {
 
   it("sums fuel used from a fuel level sensor, leaving fillings, thefts and sensor noise out", () => {
     const rows = tenMinuteStop();
-    // 1 l a minute while driving, a 40 l filling and a 20 l theft in the stop, ±0.2 l of noise
-    // while standing, and a 6 l fall in one step of the second drive (moving: used, whatever its size).
+    // 1 l a minute while driving, a 40 l filling and a 20 l theft in the stop (idling: each in
+    // one step), ±0.2 l of noise while standing, and a 6 l fall in one step of the second drive,
+    // over the 5 l theft threshold: a theft as the alert and the fuel thefts report find it.
     const levelAt = (r: HistoryRow) => {
       const i = r.id - 1;
       const used = Math.min(i, 31) * (1 / 6) + Math.max(0, i - 91) * (1 / 6) + (i >= 100 ? 6 : 0);
       return 100 - used + (i >= 60 ? 40 : 0) - (i >= 75 ? 20 : 0) + (i > 31 && i < 91 ? (i % 2 ? 0.2 : -0.2) : 0);
     };
     const seg = segmentTrack(rows, { ...OPTS, fuel: { levelAt, minFilling: 5, minTheft: 5 } });
-    expect(seg.groups.map((g) => Math.round(g.fuelConsumed * 1000) / 1000)).toEqual([0, 31 / 6, 0, 11, 0].map((x) => Math.round(x * 1000) / 1000));
-    expect(seg.totals.fuelConsumed).toBeCloseTo(61 / 6 + 6, 9);
+    expect(seg.groups.map((g) => Math.round(g.fuelConsumed * 1000) / 1000)).toEqual([0, 31 / 6, 0, 29 / 6, 0].map((x) => Math.round(x * 1000) / 1000));
+    // The theft's step holds a sixth of a litre burnt too, which goes with it.
+    expect(seg.totals.fuelConsumed).toBeCloseTo(60 / 6, 9);
+  });
+
+  it("leaves out fuel siphoned over many fixes of a stop with the engine off, as the fuel thefts report finds it", () => {
+    // 1 l a minute driving; parked with the engine off, 2 l siphoned a fix for ten fixes (20 l), then a 12 l filling in 3 l steps.
+    const rows = new TrackBuilder(T0).fix().drive(300).stand(600, { engineOn: false }).drive(300).rows;
+    const parked = rows.filter((r) => r.speedKmh === 0 && !r.engineOn).map((r) => r.id);
+    const at = (id: number) => parked.indexOf(id);
+    const levelAt = (r: HistoryRow) => {
+      const i = r.id - 1;
+      const driven = Math.min(i, 31) * (1 / 6) + Math.max(0, i - 92) * (1 / 6);
+      const p = at(r.id);
+      const stop = r.id > parked.at(-1)! ? 20 - 12 : p < 0 ? 0 : Math.min(Math.max(0, p - 5), 10) * 2 - Math.min(Math.max(0, p - 30), 4) * 3;
+      return 100 - driven - stop;
+    };
+    const seg = segmentTrack(rows, { ...OPTS, fuel: { levelAt, minFilling: 10, minTheft: 10 } });
+    const [, first, stop, second] = seg.groups;
+    expect(stop!.fuelConsumed).toBeCloseTo(0, 9);
+    expect(first!.fuelConsumed + second!.fuelConsumed).toBeCloseTo(seg.totals.fuelConsumed, 9);
+    expect(seg.totals.fuelConsumed).toBeLessThan(12);
   });
 
   it("names the driver card in effect when a group starts, else the first one read in it", () => {

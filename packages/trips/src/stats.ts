@@ -42,22 +42,51 @@ function engineSteps(points: readonly HistoryRow[], hoursAt: SegmentOptions["eng
 }
 
 /**
- * Fuel used per step from the level sensor: a drop is fuel used; a rise of at least
- * `minFilling` is a filling and a fall of at least `minTheft` across a standing step a theft,
- * neither counted; a smaller rise is sensor noise and is taken back from the drops, so a level
- * wobbling about a value uses nothing. A fix without a reading keeps the last level.
+ * Fuel used per step from the level sensor: a drop is fuel used, but not a filling or a theft,
+ * found as the fuel reports and the fuel_change alert find them. Standing with the engine off,
+ * the level is compared with the level the stop began at (or where the last change in it
+ * ended), so a siphoning or a filling spread over many fixes is found once it reaches
+ * `minTheft` / `minFilling`; its steps, those before it in the stop included, then count
+ * nothing, nor do those after it while the level goes on the same way. On the move (or
+ * idling) the level is compared with the reading before: a rise of at least `minFilling` is a
+ * filling, a fall of at least `minTheft` a theft, anything less fuel used.
+ * A smaller rise is sensor noise and is taken back from the drops, so a level wobbling about a
+ * value uses nothing. A fix without a reading keeps the last level.
  */
 function fuelSteps(points: readonly HistoryRow[], still: readonly boolean[], fuel: SegmentOptions["fuel"]): number[] {
   const out = new Array<number>(points.length).fill(0);
   if (!fuel) return out;
   let level: number | null = null;
+  /** Standing: the level the stop's readings are compared with, and the steps counted since it. */
+  let stopFrom: number | null = null;
+  let since: number[] = [];
+  /** A change found in the stop and still going: up (1) or down (-1). */
+  let going = 0;
   for (let k = 0; k < points.length; k++) {
     const now = fuel.levelAt(points[k]!);
     if (now === null) continue;
+    const standing = still[k]! && !points[k]!.engineOn;
     if (level !== null) {
       const drop = level - now;
-      out[k] = (drop < 0 && -drop >= fuel.minFilling) || (drop >= fuel.minTheft && still[k]) ? 0 : drop;
-    }
+      if (standing && going !== 0 && Math.sign(-drop) === going) {
+        stopFrom = now;
+      } else if (standing) {
+        going = 0;
+        const change: number = now - (stopFrom ?? level);
+        const found: number = change >= fuel.minFilling ? 1 : -change >= fuel.minTheft ? -1 : 0;
+        if (found !== 0) {
+          for (const j of since) out[j] = 0;
+          [going, stopFrom, since] = [found, now, []];
+        } else {
+          out[k] = drop < 0 && -drop >= fuel.minFilling ? 0 : drop;
+          if (stopFrom === null) stopFrom = now;
+          else since.push(k);
+        }
+      } else {
+        out[k] = (drop < 0 && -drop >= fuel.minFilling) || drop >= fuel.minTheft ? 0 : drop;
+        [going, stopFrom, since] = [0, null, []];
+      }
+    } else if (standing) stopFrom = now;
     level = now;
   }
   return out;
