@@ -34,6 +34,8 @@ describe("log lines hold no secret", () => {
       await h.get("/get_devices", { hash, hashIn: "header" }),
       await h.post("/add_device", { hash, hashIn: "body", body: deviceFields(), as: "form" }),
       await h.get("/get_devices", { hash: `${hash}x`, hashIn: "query" }),
+      // A client that left out the "?": a 404 whose path still carries the working hash.
+      await h.inject({ method: "GET", url: `/api/get_devices&lang=en&user_api_hash=${hash}` }),
       await h.post("/login", { body: { email: user.email, password: "wrong-Passw0rd" }, as: "form" }),
       await h.post("/change_password", { hash, hashIn: "body", body: { password: "second-Passw0rd", password_confirmation: "second-Passw0rd" }, as: "form" }),
     ];
@@ -41,7 +43,7 @@ describe("log lines hold no secret", () => {
     const { token: code } = (await issuePasswordReset(h.db, user.email, 60_000))!;
     const password = "third-Passw0rd";
     seen.push(await h.inject({ method: "POST", url: "/api/password_reminder", query: { email: user.email, code, password, password_confirmation: password } }));
-    expect(seen.map((r) => r.status)).toEqual([200, 200, 200, 200, 401, 401, 200, 200]);
+    expect(seen.map((r) => r.status)).toEqual([200, 200, 200, 200, 401, 404, 401, 200, 200]);
 
     const text = lines.join("");
     // The test would be empty if nothing were logged: every request left its line.

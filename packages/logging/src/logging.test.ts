@@ -24,6 +24,12 @@ describe("redactUrl", () => {
     expect(redactUrl("/x?user%5Fapi%5Fhash=abc&password[]=p")).toBe("/x?user%5Fapi%5Fhash=[redacted]&password[]=[redacted]");
   });
 
+  it("redacts a secret in a path that lacks its '?', as a careless client sends it", () => {
+    expect(redactUrl("/api/get_devices&lang=en&user_api_hash=abc123")).toBe("/api/get_devices&lang=en&user_api_hash=[redacted]");
+    expect(redactUrl("/api/get_devices;user_api_hash=abc123")).toBe("/api/get_devices;user_api_hash=[redacted]");
+    expect(redactUrl("/api/report_download?token=a/b+c==&x=1")).toBe("/api/report_download?token=[redacted]&x=1");
+  });
+
   it("leaves a URL without a query alone", () => {
     expect(redactUrl("/api/docs/json")).toBe("/api/docs/json");
   });

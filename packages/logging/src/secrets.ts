@@ -29,21 +29,19 @@ function isSecretName(raw: string): boolean {
   return SECRET_PARAMS.has(name.replace(/\[.*$/, "").toLowerCase());
 }
 
-/** The URL with the value of every secret query parameter replaced; path and other parameters kept. */
+/** A `name=value` pair anywhere in a URL: after `?` or `&`, or in the path when a client left out the `?`. */
+const PAIR = /([^?&;/=#]+)=([^&#]*)/g;
+
+/**
+ * The URL with the value of every secret parameter replaced, other parameters and the path
+ * kept, the fragment dropped. Pairs in the path count too: `/api/get_devices&user_api_hash=…`
+ * (a client that forgot the `?`) is a 404 whose URL still carries a working hash.
+ */
 export function redactUrl(url: string): string {
-  const q = url.indexOf("?");
-  if (q < 0) return url;
-  const hashAt = url.indexOf("#", q);
-  const query = url.slice(q + 1, hashAt < 0 ? undefined : hashAt);
-  const redacted = query
-    .split("&")
-    .map((pair) => {
-      const eq = pair.indexOf("=");
-      const name = eq < 0 ? pair : pair.slice(0, eq);
-      return eq >= 0 && isSecretName(name) ? `${name}=${REDACTED}` : pair;
-    })
-    .join("&");
-  return url.slice(0, q + 1) + redacted;
+  const hashAt = url.indexOf("#");
+  const body = hashAt < 0 ? url : url.slice(0, hashAt);
+  if (!body.includes("=")) return body;
+  return body.replace(PAIR, (pair, name: string) => (isSecretName(name) ? `${name}=${REDACTED}` : pair));
 }
 
 /**
