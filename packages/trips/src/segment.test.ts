@@ -293,6 +293,24 @@ describe("segmentTrack", () => {
     expect(seg.totals.fuelConsumed).toBeLessThan(12);
   });
 
+  it("measures a siphoning from the stop's first fix, wherever in the stop it starts", () => {
+    // Driving 0.2 l a fix; parked with the engine off, 2 l a fix for ten fixes from the k-th parked fix; driving again.
+    for (const k of [0, 1, 2, 9]) {
+      const rows = new TrackBuilder(T0).fix().drive(300).stand(600, { engineOn: false }).drive(300).rows;
+      const parked = rows.filter((r) => r.speedKmh === 0 && !r.engineOn).map((r) => r.id);
+      const levelAt = (r: HistoryRow) => {
+        const driven = rows.filter((x) => x.id <= r.id && x.speedKmh > 0).length * 0.2;
+        const p = parked.indexOf(r.id);
+        const siphoned = (p < 0 ? (r.id > parked.at(-1)! ? 10 : 0) : Math.min(Math.max(0, p - k + 1), 10)) * 2;
+        return 100 - driven - siphoned;
+      };
+      const seg = segmentTrack(rows, { ...OPTS, fuel: { levelAt, minFilling: 10, minTheft: 10 } });
+      const driving = rows.filter((x) => x.speedKmh > 0).length - 1;
+      // The first fix of a siphoning that starts the stop is measured from the move's last level, as report 12 does.
+      expect(seg.totals.fuelConsumed, `from parked fix ${k}`).toBeCloseTo(driving * 0.2 + (k === 0 ? 2 : 0), 6);
+    }
+  });
+
   it("names the driver card in effect when a group starts, else the first one read in it", () => {
     const rows = tenMinuteStop().map((r) => (r.id === 50 ? { ...r, attributes: { rfid: "CARD-B" } } : r.id === 10 ? { ...r, attributes: { rfid: "CARD-A" } } : r));
     const driverKeyAt = (r: HistoryRow) => (typeof r.attributes.rfid === "string" ? r.attributes.rfid : null);

@@ -53,7 +53,7 @@ function engineSteps(points: readonly HistoryRow[], hoursAt: SegmentOptions["eng
  * A smaller rise is sensor noise and is taken back from the drops, so a level wobbling about a
  * value uses nothing. A fix without a reading keeps the last level.
  */
-function fuelSteps(points: readonly HistoryRow[], still: readonly boolean[], fuel: SegmentOptions["fuel"]): number[] {
+function fuelSteps(points: readonly HistoryRow[], moving: readonly boolean[], fuel: SegmentOptions["fuel"]): number[] {
   const out = new Array<number>(points.length).fill(0);
   if (!fuel) return out;
   let level: number | null = null;
@@ -65,7 +65,8 @@ function fuelSteps(points: readonly HistoryRow[], still: readonly boolean[], fue
   for (let k = 0; k < points.length; k++) {
     const now = fuel.levelAt(points[k]!);
     if (now === null) continue;
-    const standing = still[k]! && !points[k]!.engineOn;
+    // The reading's own state, as the fuel reports read it: the stop's first fix is standing.
+    const standing = !moving[k] && !points[k]!.engineOn;
     if (level !== null) {
       const drop = level - now;
       if (standing && going !== 0 && Math.sign(-drop) === going) {
@@ -118,7 +119,7 @@ export function trackFacts(points: readonly HistoryRow[], stepKm: readonly numbe
     moving,
     still,
     engineMs: engineSteps(points, opts.engineHoursAt),
-    fuelUsed: fuelSteps(points, still, opts.fuel),
+    fuelUsed: fuelSteps(points, moving, opts.fuel),
     driverKey: driverKeys(points, opts.driverKeyAt),
   };
 }
