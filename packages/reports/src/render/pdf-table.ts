@@ -5,8 +5,8 @@ import { GREY, RULE, contentWidth, ensureSpace } from "./pdf-layout.js";
 
 /*
  * A report table drawn on PDF pages. Columns share the page width by what their content needs;
- * a cell's text wraps inside its column up to MAX_LINES lines and is cut with an ellipsis past
- * that, so one long address cannot make a row taller than a page. A table that runs past the
+ * a cell's text wraps inside its column up to MAX_LINES lines (the first column's, which names
+ * the row, up to KEY_MAX_LINES) and is cut with an ellipsis past that, so one long address cannot make a row taller than a page. A table that runs past the
  * page's end goes on on the next page under its heading row again.
  */
 
@@ -16,6 +16,8 @@ const MIN_FONT_SIZE = 5.5;
 const PAD_X = 4;
 const PAD_Y = 2.5;
 const MAX_LINES = 3;
+/** The first column names the row: it may take this many lines where the page is too narrow for its name in MAX_LINES. */
+const KEY_MAX_LINES = 6;
 /** Lines wrap between words, so a text needs more than its width over MAX_LINES to fit them. */
 const KEY_WRAP_SLACK = 1.25;
 /** No column takes more than this share of the width before the others have what they need. */
@@ -171,8 +173,8 @@ function shown(layout: Layout, table: ReportTable, row: readonly Cell[]): Shown[
 
 function rowHeight(pdf: PDFKit.PDFDocument, layout: Layout, cells: readonly Shown[], font: string): number {
   pdf.font(font);
-  const lines = cells.map(({ text }, i) => (text === "" ? 1 : Math.round(pdf.heightOfString(text, { width: textWidth(layout, i) }) / layout.lineHeight)));
-  return Math.min(MAX_LINES, Math.max(1, ...lines)) * layout.lineHeight + 2 * PAD_Y;
+  const lines = cells.map(({ text }, i) => (text === "" ? 1 : Math.min(i === 0 ? KEY_MAX_LINES : MAX_LINES, Math.round(pdf.heightOfString(text, { width: textWidth(layout, i) }) / layout.lineHeight))));
+  return Math.max(1, ...lines) * layout.lineHeight + 2 * PAD_Y;
 }
 
 function drawHeader(pdf: PDFKit.PDFDocument, layout: Layout, cells: readonly Shown[], height: number): void {

@@ -134,9 +134,10 @@ describe("renderPdf and what its font cannot draw", () => {
   });
 
   it("keeps a long name in a merged table's first column whole, wrapped rather than cut", async () => {
-    const titles = ["Device", "Route start", "Route end", "Route length (km)", "Move duration", "Stop duration", "Stop count", "Top speed (kph)", "Average speed (kph)", "Overspeed count", "Fuel consumption (l)"];
-    const name = "Volvo FH16 750 Globetrotter XL — Refrigerated Trailer Unit 0042 (Kaunas depot, Šančiai)";
-    const row = [name, "2026-11-26 07:00:00", "2026-11-26 18:00:00", 90.12, "1h 28min", "9h 31min", 3, 100, 61, 1, 9.5];
+    // General information (merged) with a speed limit and a fuel sensor: every column it has.
+    const titles = ["Device", "Route start", "Route end", "Route length (km)", "Move duration", "Stop duration", "Stop count", "Top speed (kph)", "Average speed (kph)", "Overspeed count", "Engine work", "Engine idle", "Engine hours", "Fuel consumption (l)"];
+    const name = "Volvo FH16 750 Globetrotter XXL Heavy Haulage Tractor Unit Northern Logistics Division Fleet 42";
+    const row = [name, "2026-11-26 07:00:00", "2026-11-26 18:00:00", 90.12, "1h 28min", "9h 31min", 3, 100, 61, 1, "1h 26min", "9min 0s", "1h 35min", 9.5];
     const doc: ReportDocument = { title: "Merged", subtitle: [], sections: [{ heading: "All devices", tables: [{ columns: titles.map((title) => ({ title })), rows: [row] }] }] };
     for (const orientation of ["portrait", "landscape"] as const) {
       const words = pageText((await renderPdf(doc, orientation)).body, 1).split(/\s+/);
