@@ -293,6 +293,25 @@ describe("segmentTrack", () => {
     expect(seg.totals.fuelConsumed).toBeLessThan(12);
   });
 
+  it("leaves out a filling and a siphoning in the same stop, in either order", () => {
+    // Parked with the engine off: +30 l in one fix, then 2 l siphoned a fix for ten fixes (or the other way round).
+    for (const fillFirst of [true, false]) {
+      const rows = new TrackBuilder(T0).fix().drive(300).stand(600, { engineOn: false }).drive(300).rows;
+      const parked = rows.filter((r) => r.speedKmh === 0 && !r.engineOn).map((r) => r.id);
+      const levelAt = (r: HistoryRow) => {
+        const driven = rows.filter((x) => x.id <= r.id && x.speedKmh > 0).length * 0.2;
+        const p = r.id > parked.at(-1)! ? parked.length : parked.indexOf(r.id);
+        if (p < 0) return 60 - driven;
+        const filled = p >= (fillFirst ? 2 : 30) ? 30 : 0;
+        const siphoned = Math.min(Math.max(0, p - (fillFirst ? 6 : 2)), 10) * 2;
+        return 60 - driven + filled - siphoned;
+      };
+      const seg = segmentTrack(rows, { ...OPTS, fuel: { levelAt, minFilling: 10, minTheft: 10 } });
+      const driving = rows.filter((x) => x.speedKmh > 0).length - 1;
+      expect(seg.totals.fuelConsumed, fillFirst ? "fill, then siphon" : "siphon, then fill").toBeCloseTo(driving * 0.2, 6);
+    }
+  });
+
   it("measures a siphoning from the stop's first fix, wherever in the stop it starts", () => {
     // Driving 0.2 l a fix; parked with the engine off, 2 l a fix for ten fixes from the k-th parked fix; driving again.
     for (const k of [0, 1, 2, 9]) {

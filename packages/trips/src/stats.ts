@@ -44,8 +44,9 @@ function engineSteps(points: readonly HistoryRow[], hoursAt: SegmentOptions["eng
 /**
  * Fuel used per step from the level sensor: a drop is fuel used, but not a filling or a theft,
  * found as the fuel reports and the fuel_change alert find them. Standing with the engine off,
- * the level is compared with the level the stop began at (or where the last change in it
- * ended), so a siphoning or a filling spread over many fixes is found once it reaches
+ * the level is compared with the highest (for a theft) and lowest (for a filling) since the
+ * stop began (or the last change in it ended), so a siphoning or a filling spread over many
+ * fixes, or one after the other in a stop, is found once it reaches
  * `minTheft` / `minFilling`; its steps, those before it in the stop included, then count
  * nothing, nor do those after it while the level goes on the same way. On the move (or
  * idling) the level is compared with the reading before: a rise of at least `minFilling` is a
@@ -57,8 +58,9 @@ function fuelSteps(points: readonly HistoryRow[], moving: readonly boolean[], fu
   const out = new Array<number>(points.length).fill(0);
   if (!fuel) return out;
   let level: number | null = null;
-  /** Standing: the level the stop's readings are compared with, and the steps counted since it. */
-  let stopFrom: number | null = null;
+  /** Standing: the highest and lowest level since the stop began or the last change in it ended, and the steps counted since. */
+  let hi: number | null = null;
+  let lo: number | null = null;
   let since: number[] = [];
   /** A change found in the stop and still going: up (1) or down (-1). */
   let going = 0;
@@ -70,24 +72,26 @@ function fuelSteps(points: readonly HistoryRow[], moving: readonly boolean[], fu
     if (level !== null) {
       const drop = level - now;
       if (standing && going !== 0 && Math.sign(-drop) === going) {
-        stopFrom = now;
+        hi = lo = now;
       } else if (standing) {
         going = 0;
-        const change: number = now - (stopFrom ?? level);
-        const found: number = change >= fuel.minFilling ? 1 : -change >= fuel.minTheft ? -1 : 0;
+        const found: number = now - (lo ?? level) >= fuel.minFilling ? 1 : (hi ?? level) - now >= fuel.minTheft ? -1 : 0;
         if (found !== 0) {
           for (const j of since) out[j] = 0;
-          [going, stopFrom, since] = [found, now, []];
+          [going, hi, lo, since] = [found, now, now, []];
         } else {
           out[k] = drop < 0 && -drop >= fuel.minFilling ? 0 : drop;
-          if (stopFrom === null) stopFrom = now;
-          else since.push(k);
+          if (hi === null || lo === null) hi = lo = now;
+          else {
+            [hi, lo] = [Math.max(hi, now), Math.min(lo, now)];
+            since.push(k);
+          }
         }
       } else {
         out[k] = (drop < 0 && -drop >= fuel.minFilling) || drop >= fuel.minTheft ? 0 : drop;
-        [going, stopFrom, since] = [0, null, []];
+        [going, hi, lo, since] = [0, null, null, []];
       }
-    } else if (standing) stopFrom = now;
+    } else if (standing) hi = lo = now;
     level = now;
   }
   return out;

@@ -107,9 +107,27 @@ describe("fuelChanges", () => {
   });
 
   it("counts any rise with a threshold of 0, each once however many fixes it takes", () => {
+    // The second rise from the lowest level since the first ended, as the alert measures it.
     expect(fuelChanges(track([10, 10, 11, 12, 12, 11, 13]), level, 1, 0)).toEqual([
       { index: 2, endIndex: 3, before: 10, after: 12 },
-      { index: 6, endIndex: 6, before: 12, after: 13 },
+      { index: 6, endIndex: 6, before: 11, after: 13 },
     ]);
+  });
+});
+
+describe("a filling and a siphoning in the same stop", () => {
+  /** Driving (fixes 0–3), parked with the engine off (4–16), driving on (17–19). */
+  const stop = (levels: number[]) => deviceTrack(3, "Van 3", withLevels(new TrackBuilder(T0).fix().drive(30).stand(120, { engineOn: false }).drive(20).rows, levels), { fuel: true, device: { minFuelThefts: 10, minFuelFillings: 10 } });
+  const changes = (levels: number[], direction: 1 | -1) => fuelChanges(stop(levels).track, numberAttribute("fuel"), direction, 10).map((c) => [c.before, c.after]);
+
+  it("measures a siphoning after a filling from the filled level, and a filling after a siphoning from the siphoned one", () => {
+    // 60 on arrival, +30 at the pump, then 2 l a fix siphoned: 90 → 80.
+    const fillThenSiphon = [60.4, 60.2, 60, 60, 60, 90, 90, 88, 86, 84, 82, 80, 80, 80, 80, 80, 80, 79.8, 79.6, 79.4];
+    expect(changes(fillThenSiphon, 1)).toEqual([[60, 90]]);
+    expect(changes(fillThenSiphon, -1)).toEqual([[90, 80]]);
+    // The other way round: 60 → 50 siphoned, then +30 at the pump.
+    const siphonThenFill = [60.4, 60.2, 60, 60, 60, 58, 56, 54, 52, 50, 80, 80, 80, 80, 80, 80, 80, 79.8, 79.6, 79.4];
+    expect(changes(siphonThenFill, -1)).toEqual([[60, 50]]);
+    expect(changes(siphonThenFill, 1)).toEqual([[50, 80]]);
   });
 });

@@ -22,9 +22,10 @@ export interface FuelChange {
 /**
  * The track's fillings (`direction` 1) or thefts (-1) of at least `threshold`, found as the
  * rules service's fuel_change detector finds them (docs/decisions.md, "fuel_change"): while
- * the device stands, the level is compared with the level when it stopped (its first standing
- * reading, which is itself compared with the last one on the move; or after the last
- * change found in that stop), so a filling or a siphoning spread over many fixes counts;
+ * the device stands, the level is compared with the highest (for thefts) or lowest (for
+ * fillings) since it stopped (its first standing reading, which is itself compared with the
+ * last one on the move; or since the last change found in that stop), so a filling or a
+ * siphoning spread over many fixes counts, and a siphoning after a filling in the same stop;
  * while it moves, with the reading before, so fuel burnt on the road is never a theft. Where
  * the detector fires, the change is followed on over the standing fixes after it for as long
  * as the level keeps going the same way, so one filling is one row, its amount from the level
@@ -55,8 +56,10 @@ export function fuelChanges(track: Segmentation, levelAt: (row: HistoryRow) => n
       continue;
     }
     // The level when it stopped is its first standing reading's: measured from the last reading
-    // on the move, a theft in the stop would count the fuel burnt in between.
-    standingFrom = !standing(r) ? null : (standingFrom ?? value);
+    // on the move, a theft in the stop would count the fuel burnt in between. Then followed up
+    // for a theft (down for a filling), as the alert does: a siphoning after a filling in the
+    // same stop is measured from the filled level, not from the level before the filling.
+    standingFrom = !standing(r) ? null : standingFrom === null ? value : direction < 0 ? Math.max(standingFrom, value) : Math.min(standingFrom, value);
     previous = value;
   }
   return out;
