@@ -30,6 +30,31 @@ describe("redactUrl", () => {
     expect(redactUrl("/api/report_download?token=a/b+c==&x=1")).toBe("/api/report_download?token=[redacted]&x=1");
   });
 
+  it("redacts a secret however a careless client writes its pair", () => {
+    const H = "0123456789abcdef0123456789abcdef";
+    for (const url of [
+      `/api/get_devices?lang=en;user_api_hash=${H}`,
+      `/api/get_devices;lang=en;user_api_hash=${H}`,
+      `/api/get_devices?lang=en&user_api_hash%3D${H}`,
+      `/api/get_devices?user_api_hash+=${H}`,
+      `/api/get_devices?user_api_hash%20=${H}`,
+      `/api/get_devices?user_api_hash%09=${H}`,
+      `/api/get_devices?lang=en%26user_api_hash=${H}`,
+      `/api/get_devices%3Fuser_api_hash=${H}`,
+      `/api/get_devices?USER%5FAPI%5FHASH%3D${H}&lang=en`,
+      `/api/get_devices?user_api_hash:${H}`,
+      `http://admin%40x.test:${H}@127.0.0.1:8080/api/get_devices?lang=en`,
+      `/api/login?email=a%40b.c&pwd=${H}`,
+    ]) {
+      const out = redactUrl(url);
+      expect(out, url).not.toContain(H);
+      expect(out, url).toContain("[redacted]");
+    }
+    expect(redactUrl("/api/get_devices?lang=en;user_api_hash=abc&page=2")).toBe("/api/get_devices?lang=en;user_api_hash=[redacted]&page=2");
+    // Names that merely end in a secret's name are not secrets.
+    expect(redactUrl("/api/x?country_code=LT&passcode=1")).toBe("/api/x?country_code=LT&passcode=1");
+  });
+
   it("leaves a URL without a query alone", () => {
     expect(redactUrl("/api/docs/json")).toBe("/api/docs/json");
   });

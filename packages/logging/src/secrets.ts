@@ -14,6 +14,10 @@ export const SECRET_PARAMS: ReadonlySet<string> = new Set([
   "code",
   "auth_token",
   "sms_gateway_url",
+  // Not this API's names, but a client's guess at one still carries the password.
+  "passwd",
+  "pwd",
+  "pass",
 ]);
 
 export const REDACTED = "[redacted]";
@@ -32,16 +36,30 @@ function isSecretName(raw: string): boolean {
 /** A `name=value` pair anywhere in a URL: after `?` or `&`, or in the path when a client left out the `?`. */
 const PAIR = /([^?&;/=#]+)=([^&#]*)/g;
 
+/** A character as written in a URL: itself or percent-encoded (either case). */
+const written = (c: string) => (/[a-z0-9]/i.test(c) ? c : `(?:\\${c}|%${c.charCodeAt(0).toString(16).padStart(2, "0")})`);
+
+/**
+ * A secret's name however a careless client writes the pair: after any separator (raw or
+ * encoded), its underscores encoded or not, blanks or brackets before an `=` (raw or `%3D`) or
+ * a `:`; the value runs to the next `&` (raw or `%26`) or the end.
+ */
+const WRITTEN_SECRET = new RegExp(
+  `((?:^|[?&;/]|%26|%3F|%3B|%2F)(?:${[...SECRET_PARAMS].map((name) => [...name].map(written).join("")).join("|")})(?:\\s|\\+|%20|%09|\\[[^\\]]*\\]|%5B[^&]*?%5D)*(?:=|%3D|:))(?:(?!%26)[^&#])*`,
+  "gi",
+);
+
 /**
  * The URL with the value of every secret parameter replaced, other parameters and the path
- * kept, the fragment dropped. Pairs in the path count too: `/api/get_devices&user_api_hash=…`
- * (a client that forgot the `?`) is a 404 whose URL still carries a working hash.
+ * kept, the fragment and any user-info (`user:password@`) dropped. Pairs in the path count too:
+ * `/api/get_devices&user_api_hash=…` (a client that forgot the `?`) is a 404 whose URL still
+ * carries a working hash; so do separators and `=` written encoded, and blanks after a name.
  */
 export function redactUrl(url: string): string {
   const hashAt = url.indexOf("#");
-  const body = hashAt < 0 ? url : url.slice(0, hashAt);
-  if (!body.includes("=")) return body;
-  return body.replace(PAIR, (pair, name: string) => (isSecretName(name) ? `${name}=${REDACTED}` : pair));
+  const body = (hashAt < 0 ? url : url.slice(0, hashAt)).replace(/^([a-z][a-z0-9+.-]*:\/\/)[^/?@]*@/i, `$1${REDACTED}@`);
+  if (!/=|%3d|:/i.test(body)) return body;
+  return body.replace(PAIR, (pair, name: string) => (isSecretName(name) ? `${name}=${REDACTED}` : pair)).replace(WRITTEN_SECRET, (_, head: string) => `${head}${REDACTED}`);
 }
 
 /**
