@@ -50,6 +50,26 @@ describe("redactUrl", () => {
       expect(out, url).not.toContain(H);
       expect(out, url).toContain("[redacted]");
     }
+    // Mangled past the patterns: the parameters are dropped whole.
+    for (const url of [
+      `/api/get_devices?lang=en&user_api_hash%0A=${H}`,
+      `/api/get_devices?lang=en&user_api_hash%C2%A0=${H}`,
+      `/api/get_devices?lang=en&+user_api_hash=${H}`,
+      `/api/get_devices?a[user_api_hash]=${H}`,
+      `/api/get_devices?x=user_api_hash=${H}`,
+      `/api/get_devices?x=1|user_api_hash=${H}`,
+      `/api/get_devices?userApiHash=${H}`,
+      `/api/get_devices?user-api-hash=${H}`,
+      `/api/login?a[password]=${H}`,
+      `/api/login?access_token=${H}`,
+      `/api/nope/http://admin:${H}@x/`,
+      `/api/nope?callback=http://admin:${H}@evil/`,
+    ]) {
+      const out = redactUrl(url);
+      expect(out, url).not.toContain(H);
+      expect(out, url).toContain("[redacted]");
+    }
+    expect(redactUrl(`/api/get_devices?lang=en&userApiHash=${H}`)).toBe("/api/get_devices?[redacted]");
     expect(redactUrl("/api/get_devices?lang=en;user_api_hash=abc&page=2")).toBe("/api/get_devices?lang=en;user_api_hash=[redacted]&page=2");
     // Names that merely end in a secret's name are not secrets.
     expect(redactUrl("/api/x?country_code=LT&passcode=1")).toBe("/api/x?country_code=LT&passcode=1");

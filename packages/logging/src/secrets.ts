@@ -57,9 +57,44 @@ const WRITTEN_SECRET = new RegExp(
  */
 export function redactUrl(url: string): string {
   const hashAt = url.indexOf("#");
-  const body = (hashAt < 0 ? url : url.slice(0, hashAt)).replace(/^([a-z][a-z0-9+.-]*:\/\/)[^/?@]*@/i, `$1${REDACTED}@`);
+  const body = (hashAt < 0 ? url : url.slice(0, hashAt)).replace(/\/\/[^/?@\s]*@/g, `//${REDACTED}@`);
   if (!/=|%3d|:/i.test(body)) return body;
-  return body.replace(PAIR, (pair, name: string) => (isSecretName(name) ? `${name}=${REDACTED}` : pair)).replace(WRITTEN_SECRET, (_, head: string) => `${head}${REDACTED}`);
+  const pairs = body.replace(PAIR, (pair, name: string) => (isSecretName(name) ? `${name}=${REDACTED}` : pair)).replace(WRITTEN_SECRET, (_, head: string) => `${head}${REDACTED}`);
+  return stillNamesASecret(pairs) ? withoutParameters(pairs) : pairs;
+}
+
+/** The long secret names with their separators and case taken out: what a mangled pair still shows. */
+const LOOSE_SECRET = /(userapihash|apihash|passwordconfirmation|password(?!confirmation)|passwd|authtoken|token|smsgatewayurl)(?!redacted)/;
+/** Where a URL's parameters begin, raw or encoded. */
+const PARAMETERS = /[?&;]|%3f|%26|%3b/i;
+/** A path without these holds no value, whatever its words say ("/api/change_password"). */
+const HOLDS_VALUE = /=|%3d|:|@/i;
+
+function decodedLoosely(text: string): string {
+  let out = text.replace(/\+/g, " ");
+  for (let i = 0; i < 3 && /%[0-9a-f]{2}/i.test(out); i++) out = out.replace(/%([0-9a-f]{2})/gi, (_, hex: string) => String.fromCharCode(parseInt(hex, 16)));
+  return out.toLowerCase().replace(/[^a-z0-9]/g, "");
+}
+
+/**
+ * Whether a secret's name is still there with something after it other than the redaction:
+ * a pair mangled past what the patterns read (`a[user_api_hash]=`, `userApiHash=`, a control
+ * character after the name, a pair inside another value).
+ */
+function stillNamesASecret(url: string): boolean {
+  const { path, rest } = splitParameters(url);
+  return LOOSE_SECRET.test(decodedLoosely(HOLDS_VALUE.test(path) ? url : rest));
+}
+
+function splitParameters(url: string): { path: string; rest: string } {
+  const cut = url.search(PARAMETERS);
+  return cut < 0 ? { path: url, rest: "" } : { path: url.slice(0, cut), rest: url.slice(cut) };
+}
+
+/** The URL up to its first parameter, the rest replaced: when a secret cannot be told from the rest, none of it is logged. */
+function withoutParameters(url: string): string {
+  const { path } = splitParameters(url);
+  return stillNamesASecret(path) ? REDACTED : `${path}?${REDACTED}`;
 }
 
 /**
