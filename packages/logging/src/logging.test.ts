@@ -64,6 +64,10 @@ describe("redactUrl", () => {
       `/api/login?access_token=${H}`,
       `/api/nope/http://admin:${H}@x/`,
       `/api/nope?callback=http://admin:${H}@evil/`,
+      `/api/get_devices?lang=en&hash=${H}`,
+      `/api/nope?secret=${H}`,
+      `/api/nope?+pwd=${H}`,
+      `/api/nope?pw=${H}`,
     ]) {
       const out = redactUrl(url);
       expect(out, url).not.toContain(H);

@@ -14,10 +14,14 @@ export const SECRET_PARAMS: ReadonlySet<string> = new Set([
   "code",
   "auth_token",
   "sms_gateway_url",
-  // Not this API's names, but a client's guess at one still carries the password.
+  // Not this API's names, but a client's guess at one still carries the password or hash.
   "passwd",
   "pwd",
   "pass",
+  "pw",
+  "hash",
+  "key",
+  "secret",
 ]);
 
 export const REDACTED = "[redacted]";
@@ -64,7 +68,7 @@ export function redactUrl(url: string): string {
 }
 
 /** The long secret names with their separators and case taken out: what a mangled pair still shows. */
-const LOOSE_SECRET = /(userapihash|apihash|passwordconfirmation|password(?!confirmation)|passwd|authtoken|token|smsgatewayurl)(?!redacted)/;
+const LOOSE_SECRET = /(userapihash|apihash|hash|passwordconfirmation|password(?!confirmation)|passwd|pwd|secret|authtoken|token|smsgatewayurl)(?!redacted)/;
 /** Where a URL's parameters begin, raw or encoded. */
 const PARAMETERS = /[?&;]|%3f|%26|%3b/i;
 /** A path without these holds no value, whatever its words say ("/api/change_password"). */
