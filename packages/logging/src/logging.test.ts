@@ -68,12 +68,15 @@ describe("redactUrl", () => {
       `/api/nope?secret=${H}`,
       `/api/nope?+pwd=${H}`,
       `/api/nope?pw=${H}`,
+      `/api/${H}`,
+      `/api/get_devices/${H}?lang=en`,
     ]) {
       const out = redactUrl(url);
       expect(out, url).not.toContain(H);
       expect(out, url).toContain("[redacted]");
     }
-    expect(redactUrl(`/api/get_devices?lang=en&userApiHash=${H}`)).toBe("/api/get_devices?[redacted]");
+    expect(redactUrl(`/api/get_devices?lang=en&userApiHash=${H}`)).toBe("/api/get_devices?lang=en&userApiHash=[redacted]");
+    expect(redactUrl("/api/get_devices?lang=en&userApiHash=s3cret")).toBe("/api/get_devices?[redacted]");
     expect(redactUrl("/api/get_devices?lang=en;user_api_hash=abc&page=2")).toBe("/api/get_devices?lang=en;user_api_hash=[redacted]&page=2");
     // Names that merely end in a secret's name are not secrets.
     expect(redactUrl("/api/x?country_code=LT&passcode=1")).toBe("/api/x?country_code=LT&passcode=1");

@@ -37,6 +37,9 @@ function isSecretName(raw: string): boolean {
   return SECRET_PARAMS.has(name.replace(/\[.*$/, "").toLowerCase());
 }
 
+/** A run of hex digits as long as a hash's half or more: no id or word of this API is one. */
+const HASH_LIKE = /[0-9a-f]{32,}/gi;
+
 /** A `name=value` pair anywhere in a URL: after `?` or `&`, or in the path when a client left out the `?`. */
 const PAIR = /([^?&;/=#]+)=([^&#]*)/g;
 
@@ -62,8 +65,12 @@ const WRITTEN_SECRET = new RegExp(
 export function redactUrl(url: string): string {
   const hashAt = url.indexOf("#");
   const body = (hashAt < 0 ? url : url.slice(0, hashAt)).replace(/\/\/[^/?@\s]*@/g, `//${REDACTED}@`);
-  if (!/=|%3d|:/i.test(body)) return body;
-  const pairs = body.replace(PAIR, (pair, name: string) => (isSecretName(name) ? `${name}=${REDACTED}` : pair)).replace(WRITTEN_SECRET, (_, head: string) => `${head}${REDACTED}`);
+  if (!/=|%3d|:/i.test(body)) return body.replace(HASH_LIKE, REDACTED);
+  const pairs = body
+    .replace(PAIR, (pair, name: string) => (isSecretName(name) ? `${name}=${REDACTED}` : pair))
+    .replace(WRITTEN_SECRET, (_, head: string) => `${head}${REDACTED}`)
+    // An api hash is 64 hex digits: one pasted without its name (`/api/<hash>`) is still one.
+    .replace(HASH_LIKE, REDACTED);
   return stillNamesASecret(pairs) ? withoutParameters(pairs) : pairs;
 }
 
