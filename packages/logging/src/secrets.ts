@@ -82,7 +82,7 @@ const PARAMETERS = /[?&;]|%3f|%26|%3b/i;
 const HOLDS_VALUE = /=|%3d|:|@/i;
 
 function decodedLoosely(text: string): string {
-  let out = text.replace(/\+/g, " ");
+  let out = text;
   for (let i = 0; i < 3 && /%[0-9a-f]{2}/i.test(out); i++) out = out.replace(/%([0-9a-f]{2})/gi, (_, hex: string) => String.fromCharCode(parseInt(hex, 16)));
   return out.toLowerCase().replace(/[^a-z0-9]/g, "");
 }

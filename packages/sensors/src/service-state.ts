@@ -184,17 +184,13 @@ function cycleAtOrAfter(a: string, b: string): boolean {
   return DATE_RE.test(a) && DATE_RE.test(b) ? a >= b : Number(a) >= Number(b);
 }
 
-/** Whether a reminder went out for `cycle` or a later one (a flag without a cycle holds for any). */
-function remindedOf(s: ReminderFlags, cycle: string): boolean {
-  return s.eventSent && (s.notifiedCycle === null || cycleAtOrAfter(s.notifiedCycle, cycle));
-}
-
 /**
- * Whether the reminder of the service's current cycle went out: the flag the rules service
- * sets, for the cycle it was set for (a renewing service that rolled on is due a new one).
+ * Whether the reminder of a cycle (the current one's, for event_sent) went out: the flag the
+ * rules service sets, for that cycle or a later one (a renewing service that rolled on is due a
+ * new one; a flag without a cycle holds for any).
  */
-export function reminderSent(s: ReminderFlags, state: Pick<ServiceState, "cycle">): boolean {
-  return remindedOf(s, state.cycle);
+export function reminderSent(s: ReminderFlags, of: { cycle: string }): boolean {
+  return s.eventSent && (s.notifiedCycle === null || cycleAtOrAfter(s.notifiedCycle, of.cycle));
 }
 
 /** A reminder due: the cycle it is for and that cycle's state; `rolledOver` when a renewing service already passed it. */
@@ -220,5 +216,5 @@ export function dueReminder(s: ServiceTerms & ReminderFlags, now: ServiceNow, un
       due = { cycle, state: serviceState({ ...s, lastService: cycle, renewAfterExpiration: false }, now, unit), rolledOver: true };
     }
   }
-  return due && !remindedOf(s, due.cycle) ? due : null;
+  return due && !reminderSent(s, due) ? due : null;
 }

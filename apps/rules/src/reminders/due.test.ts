@@ -34,7 +34,7 @@ function service(over: Partial<Service> = {}): Service {
 
 const check = (s: Partial<Service> = {}, u: Partial<User> = {}): ServiceToCheck => ({
   service: service(s),
-  device: { id: 3, name: "Van 3", imei: "imei-3", engineHours: "gps", detectEngine: "gps", minMovingSpeed: 6 },
+  device: { id: 3, name: "Van 3", engineHours: "gps" },
   user: owner(u),
 });
 

@@ -98,7 +98,7 @@ export async function deleteUserService(db: Db, userId: number, serviceId: numbe
 /** A service whose reminder may be due, with what computing it needs: its device and its owner. */
 export interface ServiceToCheck {
   service: Service;
-  device: Pick<Device, "id" | "name" | "imei" | "engineHours" | "detectEngine" | "minMovingSpeed">;
+  device: Pick<Device, "id" | "name" | "engineHours">;
   user: User;
 }
 
@@ -111,7 +111,7 @@ export async function listServicesToCheck(db: Queryable, page: { afterId: number
   const rows = await db
     .select({
       service: services,
-      device: { id: devices.id, name: devices.name, imei: devices.imei, engineHours: devices.engineHours, detectEngine: devices.detectEngine, minMovingSpeed: devices.minMovingSpeed },
+      device: { id: devices.id, name: devices.name, engineHours: devices.engineHours },
       user: users,
     })
     .from(services)
